@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Starts a throwaway PostgreSQL server on loopback for the tests and prints its DATABASE_URL.
+#   scripts/postgres.sh start [dir] [port]   (default /tmp/ramp-pg, 55432)
+#   scripts/postgres.sh stop  [dir]
+set -euo pipefail
+action=${1:-start}
+dir=${2:-/tmp/ramp-pg}
+port=${3:-55432}
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -n "$bin" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
+case "$action" in
+  start)
+    if [ ! -f "$dir/PG_VERSION" ]; then
+      mkdir -p "$dir"; [ "$(id -u)" = 0 ] && chown postgres "$dir"
+      as_postgres "$bin/initdb -D '$dir' --auth=trust --username=postgres --encoding=UTF8 >/dev/null"
+    fi
+    as_postgres "$bin/pg_ctl -D '$dir' -o '-p $port -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off' -l '$dir/server.log' -w start >/dev/null"
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  stop)
+    as_postgres "$bin/pg_ctl -D '$dir' -m fast -w stop >/dev/null" || true
+    ;;
+  *) echo "usage: $0 start|stop [dir] [port]" >&2; exit 2 ;;
+esac

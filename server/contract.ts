@@ -1,0 +1,59 @@
+/**
+ * The joined contract (generated/openapi/ramp.yaml), loaded once. The server takes from it
+ * what it would otherwise restate: problem slugs with their status and title, the errors
+ * base, and the operations to route.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+export const contractPath = join(import.meta.dirname, '..', 'generated', 'openapi', 'ramp.yaml');
+
+type Json = Record<string, any>;
+
+export interface ProblemType {
+  slug: string;
+  type: string;
+  title: string;
+  status: number;
+}
+
+export interface ContractOperation {
+  operationId: string;
+  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  path: string;
+  /** No API key (security: []). */
+  isPublic: boolean;
+}
+
+export interface Contract {
+  document: Json;
+  problems: Map<string, ProblemType>;
+  operations: ContractOperation[];
+}
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+export function loadContract(path = contractPath): Contract {
+  const document = parse(readFileSync(path, 'utf8')) as Json;
+  const problems = new Map<string, ProblemType>();
+  for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
+    if (!name.endsWith('Problem')) continue;
+    const fixed = (schema.allOf ?? []).find((part: Json) => part?.properties?.type?.const)?.properties;
+    if (!fixed) continue;
+    const type = fixed.type.const as string;
+    const slug = type.slice(type.lastIndexOf('/') + 1);
+    problems.set(slug, { slug, type, title: fixed.title.const, status: fixed.status.const });
+  }
+  const operations: ContractOperation[] = [];
+  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
+    for (const method of methods) {
+      const operation = item[method];
+      if (!operation) continue;
+      const security = operation.security ?? document.security ?? [];
+      const isPublic = security.length === 0 || security.some((s: Json) => Object.keys(s).length === 0);
+      operations.push({ operationId: operation.operationId, method, path, isPublic });
+    }
+  }
+  return { document, problems, operations };
+}

@@ -1,0 +1,47 @@
+/** npm start: reads the configuration, opens storage, makes sure a key exists, listens. */
+import { createApp } from './app.ts';
+import { ConfigError, readConfig } from './config.ts';
+import { loadContract } from './contract.ts';
+import { bootstrapSeedKey } from './domain/bootstrap.ts';
+import { handlers } from './handlers/index.ts';
+import { createLogger } from './logger.ts';
+import { systemClock, type Services } from './services.ts';
+import { openStorage } from './storage/database.ts';
+
+export async function start(env: NodeJS.ProcessEnv = process.env) {
+  const config = readConfig(env);
+  const logger = createLogger(config.logLevel);
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock };
+  const seeded = await bootstrapSeedKey(storage, config, systemClock.now());
+  const app = createApp(services, handlers);
+  const server = app.listen(config.port);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, env: config.env, storage: storage.engine, baseUrl: config.baseUrl }, `ramp ${config.env} listening on http://localhost:${port}`);
+  if (seeded.createdKey) {
+    // Printed once, on the start that created it; only its hash is stored.
+    process.stdout.write(`\nSandbox API key (shown once, keep it): ${seeded.createdKey}\n\n`);
+  }
+  const stop = async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await storage.close();
+  };
+  return { server, port, services, stop };
+}
+
+if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) {
+  try {
+    const running = await start();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => void running.stop().then(() => process.exit(0)));
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

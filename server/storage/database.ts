@@ -1,0 +1,65 @@
+/**
+ * One Kysely database over either engine: SQLite (better-sqlite3) embedded by default,
+ * PostgreSQL (pg) when DATABASE_URL is set. Both run the same migrations and the same
+ * queries, so the sandbox behaves the same on either.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { Tables } from './tables.ts';
+
+export type Db = Kysely<Tables>;
+export type Tx = Transaction<Tables>;
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Storage {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  databaseUrl?: string | undefined;
+  /** Folder of the SQLite file, or `:memory:`. */
+  dataDir?: string;
+}
+
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const storage = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir ?? ':memory:');
+  await migrate(storage.db);
+  return storage;
+}
+
+function openSqlite(dataDir: string): Storage {
+  let file = ':memory:';
+  if (dataDir !== ':memory:') {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, 'ramp.sqlite');
+  }
+  const database = new SQLite(file);
+  // WAL lets readers run beside the writer; a second process waits instead of failing.
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  database.pragma('synchronous = NORMAL');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(connectionString: string): Storage {
+  // COUNT(*) and BIGINT come back as strings from pg; our counters fit in a JS number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+async function migrate(db: Db) {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}

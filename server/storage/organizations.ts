@@ -1,0 +1,63 @@
+/** Organizations: partners and their direct children (customers). */
+import type { Selectable } from 'kysely';
+import type { Db, Tx } from './database.ts';
+import type { OrganizationsTable } from './tables.ts';
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+
+export interface NewOrganization {
+  id: string;
+  parentId: string | null;
+  type: 'business' | 'personal';
+  displayName: string;
+  keySalt: string;
+  kybStatus?: string;
+  kybApprovedAt?: string | null;
+  kycStatus?: string;
+  now: string;
+}
+
+export function organizationsRepository(db: Db | Tx) {
+  return {
+    find(id: string) {
+      return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async insert(o: NewOrganization): Promise<OrganizationRow> {
+      const row: OrganizationRow = {
+        id: o.id,
+        parent_id: o.parentId,
+        type: o.type,
+        display_name: o.displayName,
+        key_salt: o.keySalt,
+        kyb_status: o.kybStatus ?? 'notStarted',
+        kyb_approved_at: o.kybApprovedAt ?? null,
+        kyc_status: o.kycStatus ?? 'notStarted',
+        created_at: o.now,
+        updated_at: o.now,
+      };
+      await db.insertInto('organizations').values(row).execute();
+      return row;
+    },
+
+    async rename(id: string, displayName: string, now: string) {
+      await db.updateTable('organizations').set({ display_name: displayName, updated_at: now }).where('id', '=', id).execute();
+    },
+
+    async update(id: string, changes: Partial<Omit<OrganizationRow, 'id'>>) {
+      await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
+    },
+
+    /** A page of a partner's children, newest first. */
+    async childrenPage(parentId: string, page: { size: number; number: number }, created?: { from?: string; to?: string }) {
+      let query = db.selectFrom('organizations').where('parent_id', '=', parentId);
+      if (created?.from) query = query.where('created_at', '>', created.from);
+      if (created?.to) query = query.where('created_at', '<=', created.to);
+      const [items, total] = await Promise.all([
+        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.size).offset(page.size * page.number).execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: Number(total.n) };
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { seedDeprecated, seedOperations, seedProblems, seedWebhooks } from './seed-operations.ts';
+import { deref, loadBundle, operationsOf, reachableRefs, root, surfaces, type Json } from '../support/documents.ts';
+
+const bundles = Object.fromEntries(surfaces.map((s) => [s, loadBundle(s)])) as Record<(typeof surfaces)[number], Json>;
+const joined = loadBundle('ramp');
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+const pascal = (slug: string) => slug.split('-').map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
+
+describe('the seed operations', () => {
+  for (const surface of surfaces) {
+    it(`${surface} holds every seed operation at its exact path and method, marked seed`, () => {
+      const byKey = new Map(operationsOf(bundles[surface]).map((o) => [key(o.method, o.path), o.operation]));
+      for (const wanted of seedOperations[surface]) {
+        expect(byKey.has(wanted), `${wanted} is missing from ${surface}`).toBe(true);
+        expect(byKey.get(wanted)!['x-provenance'], wanted).toBe('seed');
+      }
+    });
+  }
+
+  it('counts 40 operations: 3 auth, 7 lookup, 18 v1, 12 v2', () => {
+    expect(Object.values(seedOperations).flat()).toHaveLength(40);
+    const all = new Set(operationsOf(joined).map((o) => key(o.method, o.path)));
+    for (const wanted of Object.values(seedOperations).flat()) expect(all).toContain(wanted);
+  });
+
+  it('marks deprecated what the seed deprecates, and nothing else', () => {
+    const deprecated = operationsOf(joined).filter((o) => o.operation.deprecated).map((o) => key(o.method, o.path));
+    expect(deprecated.sort()).toEqual([...seedDeprecated].sort());
+  });
+});
+
+describe('every operation', () => {
+  const all = surfaces.flatMap((s) => operationsOf(bundles[s]).map((o) => ({ ...o, surface: s })));
+
+  it('has an operationId unique across the four documents', () => {
+    const ids = all.map((o) => o.operation.operationId);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('says where it comes from (x-provenance seed or designed)', () => {
+    const unmarked = all.filter((o) => !['seed', 'designed'].includes(o.operation['x-provenance']));
+    expect(unmarked.map((o) => key(o.method, o.path))).toEqual([]);
+  });
+
+  it('has a request example for each body and a response example for each response with content', () => {
+    const missing: string[] = [];
+    for (const { method, path, operation, surface } of all) {
+      const doc = bundles[surface];
+      const body = operation.requestBody && deref(doc, operation.requestBody);
+      for (const [type, media] of Object.entries<Json>(body?.content ?? {})) {
+        if (!media.example && !Object.keys(media.examples ?? {}).length) missing.push(`${key(method, path)} request ${type}`);
+      }
+      for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+        for (const [type, media] of Object.entries<Json>(deref(doc, response).content ?? {})) {
+          if (!media.example && !Object.keys(media.examples ?? {}).length) missing.push(`${key(method, path)} ${status} ${type}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('in v2 documents 401 as problem details, with Allow on 405 and Retry-After on 429', () => {
+    for (const { path, method, operation, webhook } of operationsOf(bundles.v2)) {
+      if (webhook) continue;
+      const responses = operation.responses;
+      const label = key(method, path);
+      expect(responses['401'], `${label} documents 401`).toBeDefined();
+      expect(Object.keys(deref(bundles.v2, responses['401']).content), label).toEqual(['application/problem+json']);
+      if (responses['405']) expect(deref(bundles.v2, responses['405']).headers?.Allow, label).toBeDefined();
+      if (responses['429']) expect(deref(bundles.v2, responses['429']).headers?.['Retry-After'], label).toBeDefined();
+      for (const [status, response] of Object.entries<Json>(responses)) {
+        if (Number(status) >= 400) expect(Object.keys(deref(bundles.v2, response).content ?? {}), `${label} ${status}`).toEqual(['application/problem+json']);
+      }
+    }
+  });
+});
+
+describe('the webhooks', () => {
+  for (const surface of ['v1', 'v2'] as const) {
+    it(`${surface} documents its ${seedWebhooks[surface].length} events, each signed with X-Signature`, () => {
+      const webhooks = bundles[surface].webhooks ?? {};
+      expect(Object.keys(webhooks).sort()).toEqual([...seedWebhooks[surface]].sort());
+      for (const [name, item] of Object.entries<Json>(webhooks)) {
+        const parameters = (item.post.parameters ?? []).map((p: Json) => deref(bundles[surface], p));
+        const signature = parameters.find((p: Json) => p.in === 'header' && p.name === 'X-Signature');
+        expect(signature, name).toBeDefined();
+        expect(signature.required, name).toBe(true);
+        expect(item.post.description, name).toMatch(/RFC 8785/);
+      }
+    });
+  }
+});
+
+describe('the problem types', () => {
+  const schemas = joined.components.schemas as Json;
+
+  it('has one schema per seed slug with its fixed type, title and status', () => {
+    for (const [slug, status] of Object.entries(seedProblems)) {
+      const schema = schemas[`${pascal(slug)}Problem`];
+      expect(schema, slug).toBeDefined();
+      const fixed = schema.allOf.find((part: Json) => part.properties?.type);
+      expect(fixed.properties.type.const).toBe(`https://docs.ramp.example/errors/${slug}`);
+      expect(fixed.properties.status.const).toBe(status);
+      expect(typeof fixed.properties.title.const).toBe('string');
+    }
+  });
+
+  it('makes every slug reachable from some v2 operation', () => {
+    const v2 = bundles.v2;
+    const reached = new Set<string>();
+    for (const { operation } of operationsOf(v2)) {
+      for (const ref of reachableRefs(v2, operation.responses ?? {})) reached.add(ref);
+    }
+    const unreached = Object.keys(seedProblems).filter((slug) => !reached.has(`#/components/schemas/${pascal(slug)}Problem`));
+    expect(unreached).toEqual([]);
+  });
+});
+
+describe('the source files', () => {
+  const files = readdirSync(join(root, 'openapi'), { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile() && f.name.endsWith('.yaml'))
+    .map((f) => join(f.parentPath, f.name));
+
+  it('use 3.1 nullables and one schema per file (no `nullable:`, no `$defs`)', () => {
+    const offending = files.filter((file) => /^\s*(nullable|\$defs):/m.test(readFileSync(file, 'utf8')));
+    expect(offending).toEqual([]);
+  });
+
+  it('give every component schema its provenance', () => {
+    const unmarked = Object.entries<Json>(joined.components.schemas)
+      .filter(([, schema]) => !['seed', 'designed'].includes(schema['x-provenance']))
+      .map(([name]) => name);
+    expect(unmarked).toEqual([]);
+  });
+
+  it('write decimal amounts as strings, never numbers', () => {
+    const numeric: string[] = [];
+    const visit = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      const properties = (node as Json).properties as Json | undefined;
+      for (const [name, schema] of Object.entries<Json>(properties ?? {})) {
+        const types = [schema.type].flat();
+        if (/amount|cost|price|fee|exchange_rate|^rate$/i.test(name) && (types.includes('number') || types.includes('integer'))) {
+          numeric.push(`${at}.${name}`);
+        }
+      }
+      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${k}`);
+    };
+    visit(joined, '#');
+    expect(numeric).toEqual([]);
+  });
+});

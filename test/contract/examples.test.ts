@@ -1,0 +1,54 @@
+/** Every example in the contract validates against its schema (JSON Schema draft 2020-12). */
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { deref, loadBundle, pointer, surfaces, type Json } from '../support/documents.ts';
+
+interface Example {
+  where: string;
+  schemaPointer: string;
+  value: unknown;
+}
+
+/** Media-type examples, parameter examples and schema `example`s of a document. */
+function examplesOf(document: Json): Example[] {
+  const found: Example[] = [];
+  const walk = (node: unknown, path: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as Json;
+    if (n.schema && (n.examples || n.example !== undefined)) {
+      const schemaPointer = pointer(...path, 'schema');
+      if (n.example !== undefined) found.push({ where: pointer(...path, 'example'), schemaPointer, value: n.example });
+      for (const [name, example] of Object.entries<Json>(n.examples ?? {})) {
+        const resolved = deref(document, example);
+        if (resolved && 'value' in resolved) found.push({ where: pointer(...path, 'examples', name), schemaPointer, value: resolved.value });
+      }
+    }
+    if (path.at(-1) !== 'examples') for (const [k, v] of Object.entries(n)) walk(v, [...path, k]);
+  };
+  walk(document, []);
+  return found;
+}
+
+for (const surface of surfaces) {
+  describe(`${surface} examples`, () => {
+    const document = loadBundle(surface);
+    const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: false });
+    addFormats(ajv);
+    const id = `https://contract.ramp.example/${surface}`;
+    ajv.addSchema({ ...document, $id: id });
+    const examples = examplesOf(document);
+
+    it('exist', () => expect(examples.length).toBeGreaterThan(10));
+
+    for (const example of examples) {
+      it(`${example.where} is valid`, () => {
+        const validate = ajv.getSchema(`${id}${example.schemaPointer}`);
+        expect(validate, example.schemaPointer).toBeDefined();
+        const valid = validate!(example.value);
+        expect(validate!.errors ?? [], JSON.stringify(example.value)).toEqual([]);
+        expect(valid).toBe(true);
+      });
+    }
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * A real server for HTTP tests: the app from server/app.ts on a random port, on a fresh
+ * embedded database (or, with DATABASE_URL set, a fresh PostgreSQL database of its own),
+ * with a known partner key. Response validation stays on, so any drift fails the test.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { createApp } from '../../server/app.ts';
+import { readConfig, type Config } from '../../server/config.ts';
+import { loadContract, type Contract } from '../../server/contract.ts';
+import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
+import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
+import { handlers } from '../../server/handlers/index.ts';
+import { createLogger } from '../../server/logger.ts';
+import type { Clock, Services } from '../../server/services.ts';
+import { openStorage, type Storage } from '../../server/storage/database.ts';
+
+let contract: Contract | undefined;
+
+export interface TestServer {
+  url: string;
+  /** The partner's sandbox key. */
+  key: string;
+  partnerId: string;
+  services: Services;
+  logs: string[];
+  /** fetch against the server with the partner key unless headers say otherwise. */
+  call(method: string, path: string, options?: { body?: unknown; raw?: string; headers?: Record<string, string>; key?: string | null }): Promise<Response & { json_: any; text_: string }>;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database on the server named by DATABASE_URL, dropped on close. */
+async function freshPostgres(adminUrl: string) {
+  const name = `ramp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startTestServer(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestServer> {
+  contract ??= loadContract();
+  const partnerId = crypto.randomUUID();
+  const production = options.env?.RAMP_ENV === 'production';
+  const key = formatApiKey(production ? 'prod' : 'sand', newKeyId(), partnerId);
+  const database = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : undefined;
+  const config: Config = {
+    ...readConfig({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: key, ...options.env }),
+    databaseUrl: database?.url,
+  };
+  const logs: string[] = [];
+  const sink = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
+  const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const clock = options.clock ?? { now: () => new Date() };
+  const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock };
+  await bootstrapSeedKey(storage, config, clock.now());
+  const server = createApp(services, handlers).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    key,
+    partnerId,
+    services,
+    logs,
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      const apiKey = o.key === undefined ? key : o.key;
+      if (apiKey !== null && !('authorization' in headers) && !('Authorization' in headers)) headers.Authorization = apiKey;
+      let body: string | undefined = o.raw;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const response = await fetch(url + path, { method, headers, body });
+      const text = await response.text();
+      let json: unknown;
+      try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+      return Object.assign(response, { json_: json, text_: text });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await storage.close();
+      await database?.drop();
+    },
+  };
+}
