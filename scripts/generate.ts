@@ -56,7 +56,8 @@ export function generate(out: string) {
     }
     // 2. The joined document: one contract for the server, the client, Prism and generators.
     const joined = join(work, 'ramp.yaml');
-    run('redocly', ['join', ...surfaces.map((s) => join(work, `${s}.yaml`)), '-o', joined]);
+    // Surfaces share tag names (Orders, Webhooks): the joined document keeps one tag each.
+    run('redocly', ['join', ...surfaces.map((s) => join(work, `${s}.yaml`)), '--without-x-tag-groups', '-o', joined]);
     const all = parse(readFileSync(joined, 'utf8'));
     all.info = {
       ...all.info,
@@ -67,7 +68,11 @@ export function generate(out: string) {
     };
     writeYaml(join(specs, 'ramp.yaml'), all, 'openapi/{v1,v2,lookup,auth}.yaml');
     // 3. Types for the server and the client.
-    run('openapi-typescript', [join(specs, 'ramp.yaml'), '--root-types', '-o', join(types, 'ramp.ts')]);
+    // An empty Redocly config: openapi-typescript would otherwise take the surfaces from
+    // redocly.yaml instead of the file it is given. Defaults do not make request fields required.
+    const emptyConfig = join(work, 'redocly.yaml');
+    writeFileSync(emptyConfig, 'extends: []\n');
+    run('openapi-typescript', [join(specs, 'ramp.yaml'), '--redocly', emptyConfig, '--root-types', '--default-non-nullable', 'false', '-o', join(types, 'ramp.ts')]);
     // 4. Redoc pages with the Redoc scripts inlined, so they open offline.
     for (const surface of surfaces) {
       const page = join(docs, `${surface}.html`);
