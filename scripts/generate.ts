@@ -77,13 +77,22 @@ export function generate(out: string) {
     for (const surface of surfaces) {
       const page = join(docs, `${surface}.html`);
       run('redocly', ['build-docs', join(specs, `${surface}.yaml`), '--inlineBundle', '-o', page]);
-      writeFileSync(page, `<!-- ${doNotEdit(`openapi/${surface}.yaml`)} -->\n${readFileSync(page, 'utf8')}`);
+      const html = readFileSync(page, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, attributionLogo);
+      writeFileSync(page, `<!-- ${doNotEdit(`openapi/${surface}.yaml`)} -->\n${html}`);
     }
     writeFileSync(join(docs, 'index.html'), indexPage());
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
+
+/**
+ * Redoc's "API docs by Redocly" badge loads its logo from a CDN when the page is viewed;
+ * the pages must work offline, so the badge gets the same attribution as an inline image.
+ */
+const attributionLogo = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044d4">Redocly</text></svg>',
+)}`;
 
 function indexPage() {
   const links = surfaces

@@ -3,8 +3,7 @@
  * where it is not installed they are skipped locally, and CI (RAMP_REQUIRE_BROWSER=1)
  * fails instead of skipping.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -27,7 +26,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'ramp-chromium-'))}`,
     ],
   });
 }

@@ -13,6 +13,7 @@ import { loadContract, type Contract } from '../../server/contract.ts';
 import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
 import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
 import { handlers } from '../../server/handlers/index.ts';
+import { PriceFeed } from '../../server/domain/prices.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { Clock, Services } from '../../server/services.ts';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
@@ -65,7 +66,8 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const sink = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
   const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const clock = options.clock ?? { now: () => new Date() };
-  const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock };
+  const prices = new PriceFeed(config.pricesFile, new Date(clock.now().getTime() + config.pricesWarmupMs));
+  const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, prices };
   await bootstrapSeedKey(storage, config, clock.now());
   const server = createApp(services, handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
