@@ -1,4 +1,6 @@
 /** Configuration, read once from the environment (documented in the README). */
+import { defaultPricesFile } from './domain/prices.ts';
+
 export type Environment = 'sandbox' | 'production';
 
 export interface Config {
@@ -17,6 +19,12 @@ export interface Config {
   /** Validate responses against the contract too (on by default; the benchmark measures both). */
   validateResponses: boolean;
   logLevel: string;
+  /** The sandbox price feed's tokens and currencies. */
+  pricesFile: string;
+  /** Prices answer 503 for this long after start, as a cold feed would. */
+  pricesWarmupMs: number;
+  /** How often background jobs (deliveries, settlements) look for due work. */
+  jobIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -43,5 +51,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl,
     validateResponses: env.RAMP_VALIDATE_RESPONSES !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
+    pricesFile: env.RAMP_PRICES_FILE ?? defaultPricesFile,
+    pricesWarmupMs: Number(env.RAMP_PRICES_WARMUP_MS ?? 0),
+    jobIntervalMs: Number(env.RAMP_JOB_INTERVAL_MS ?? 200),
   };
 }

@@ -3,7 +3,9 @@ import { createApp } from './app.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { loadContract } from './contract.ts';
 import { bootstrapSeedKey } from './domain/bootstrap.ts';
+import { PriceFeed } from './domain/prices.ts';
 import { handlers } from './handlers/index.ts';
+import { startJobs } from './jobs.ts';
 import { createLogger } from './logger.ts';
 import { systemClock, type Services } from './services.ts';
 import { openStorage } from './storage/database.ts';
@@ -12,9 +14,11 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const config = readConfig(env);
   const logger = createLogger(config.logLevel);
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock };
+  const prices = new PriceFeed(config.pricesFile, new Date(Date.now() + config.pricesWarmupMs));
+  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock, prices };
   const seeded = await bootstrapSeedKey(storage, config, systemClock.now());
   const app = createApp(services, handlers);
+  const running = startJobs(services, config.jobIntervalMs);
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
@@ -26,9 +30,10 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   }
   const stop = async () => {
     await new Promise((resolve) => server.close(resolve));
+    await running.stop();
     await storage.close();
   };
-  return { server, port, services, stop };
+  return { server, port, services, jobs: running, stop };
 }
 
 if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) {

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Contract } from './contract.ts';
+import type { PriceFeed } from './domain/prices.ts';
 import type { Storage } from './storage/database.ts';
 
 export interface Clock {
@@ -16,6 +17,7 @@ export interface Services {
   contract: Contract;
   logger: Logger;
   clock: Clock;
+  prices: PriceFeed;
 }
 
 export const isoNow = (services: Pick<Services, 'clock'>) => services.clock.now().toISOString();

@@ -26,9 +26,22 @@ export interface ApiKeysTable {
   last_used_at: string | null;
 }
 
+export interface EventsTable {
+  id: string;
+  surface: 'v1' | 'v2';
+  type: string;
+  /** The organization whose webhook subscriptions receive the event. */
+  partner_id: string;
+  organization_id: string;
+  /** The JSON body exactly as delivered. */
+  payload: string;
+  occurred_at: string;
+}
+
 export interface Tables {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
+  events: EventsTable;
 }
 
 export type { Generated };

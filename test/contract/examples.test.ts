@@ -1,7 +1,10 @@
 /** Every example in the contract validates against its schema (JSON Schema draft 2020-12). */
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+
+// ajv-formats is CommonJS: its default export is the plugin itself.
+const addFormats = formats as unknown as typeof formats.default;
 import { deref, loadBundle, pointer, surfaces, type Json } from '../support/documents.ts';
 
 interface Example {

@@ -14,6 +14,7 @@ import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
 import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { PriceFeed } from '../../server/domain/prices.ts';
+import { startJobs, type RunningJobs } from '../../server/jobs.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { Clock, Services } from '../../server/services.ts';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
@@ -27,6 +28,8 @@ export interface TestServer {
   partnerId: string;
   services: Services;
   logs: string[];
+  /** Background jobs, running every 50 ms; `tick()` runs them all once now. */
+  jobs: RunningJobs;
   /** fetch against the server with the partner key unless headers say otherwise. */
   call(method: string, path: string, options?: { body?: unknown; raw?: string; headers?: Record<string, string>; key?: string | null }): Promise<Response & { json_: any; text_: string }>;
   close(): Promise<void>;
@@ -59,7 +62,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const key = formatApiKey(production ? 'prod' : 'sand', newKeyId(), partnerId);
   const database = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : undefined;
   const config: Config = {
-    ...readConfig({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: key, ...options.env }),
+    ...readConfig({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: key, RAMP_JOB_INTERVAL_MS: '50', ...options.env }),
     databaseUrl: database?.url,
   };
   const logs: string[] = [];
@@ -69,6 +72,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const prices = new PriceFeed(config.pricesFile, new Date(clock.now().getTime() + config.pricesWarmupMs));
   const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, prices };
   await bootstrapSeedKey(storage, config, clock.now());
+  const jobs = startJobs(services, config.jobIntervalMs);
   const server = createApp(services, handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -78,6 +82,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     partnerId,
     services,
     logs,
+    jobs,
     async call(method, path, o = {}) {
       const headers: Record<string, string> = { ...o.headers };
       const apiKey = o.key === undefined ? key : o.key;
@@ -96,6 +101,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await jobs.stop();
       await storage.close();
       await database?.drop();
     },

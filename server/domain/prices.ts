@@ -1,0 +1,276 @@
+/**
+ * The sandbox price feed. It behaves like the real one: bonds accrue at their basis
+ * points, principal tokens trade at a discount to maturity, exchange rates drift, and each
+ * provider publishes on its own period, so its `updated_at` moves and `max_age` has
+ * something to filter. Every value is a pure function of the clock and the prices file,
+ * so two server processes publish the same prices. The token list is read from the file
+ * (re-read when it changes), so a new token appears without a code change.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
+
+export const defaultPricesFile = join(import.meta.dirname, '..', 'data', 'prices.json');
+
+interface BondConfig {
+  symbol: string;
+  kind: 'bond';
+  mint: string;
+  currency: string;
+  basisPoints: number;
+  faceValue: string;
+  issuedAt: string;
+  paymentMint: string;
+}
+
+interface PrincipalTokenConfig {
+  symbol: string;
+  kind: 'principal_token';
+  underlying: string;
+  mint: string;
+  maturesAt: string;
+}
+
+export interface PricesConfig {
+  currencies: Record<string, { usdRate: string }>;
+  providers: { id: string; periodSeconds: number }[];
+  tokens: (BondConfig | PrincipalTokenConfig)[];
+}
+
+export interface TokenCostSource {
+  exchange_rate: string;
+  token_cost_in_usd: string;
+  updated_at: number;
+}
+
+export interface TokenCost {
+  token_symbol: string;
+  token_mint: string;
+  token_kind: 'bond' | 'principal_token';
+  underlying_bond_symbol?: string;
+  currency: string;
+  token_cost_in_fiat: string;
+  token_cost_in_usd: string;
+  fiat_exchange_rate_with_usd: string;
+  current_basis_points: number;
+  current_time: string;
+  payment_mint?: string;
+  sources: Record<string, TokenCostSource>;
+}
+
+export interface PaymentData {
+  bond_cost_in_fiat: string;
+  bond_cost_in_payment_token: string;
+  bond_cost_in_usd: string;
+  bond_symbol: string;
+  currency: string;
+  current_basis_points: number;
+  current_time: string;
+  fiat_exchange_rate_with_usd: string;
+  mint: string;
+  symbol: string;
+  sources: Record<string, { bond_cost_in_usd: string; exchange_rate: string; updated_at: number }>;
+}
+
+export interface ExchangeRate {
+  rate: string;
+  currency: string;
+  updated_at: number;
+  sources: Record<string, { exchange_rate: string; updated_at: number }>;
+}
+
+const year = 365 * 24 * 3600;
+const fiatPlaces = 6;
+const usdPlaces = 6;
+const ratePlaces = 4;
+
+/** A small stable number in [-1, 1) from a string: provider skews and phase offsets. */
+function jitter(seed: string): number {
+  return createHash('sha256').update(seed).digest().readUInt32BE(0) / 2 ** 31 - 1;
+}
+
+export class PriceFeed {
+  private config: PricesConfig;
+  private loadedMtimeMs = 0;
+  private checkedAt = 0;
+
+  constructor(
+    private readonly file: string = defaultPricesFile,
+    /** Prices exist only after this moment (503 before it), as after a cold start. */
+    private readonly availableFrom: Date = new Date(0),
+  ) {
+    this.config = this.read();
+  }
+
+  private read(): PricesConfig {
+    this.loadedMtimeMs = statSync(this.file).mtimeMs;
+    return JSON.parse(readFileSync(this.file, 'utf8')) as PricesConfig;
+  }
+
+  /** The current configuration, re-read at most once a second when the file changed. */
+  private current(now: Date): PricesConfig {
+    if (now.getTime() - this.checkedAt > 1000) {
+      this.checkedAt = now.getTime();
+      try {
+        if (statSync(this.file).mtimeMs !== this.loadedMtimeMs) this.config = this.read();
+      } catch {
+        // A file half-written or gone keeps the last good configuration.
+      }
+    }
+    return this.config;
+  }
+
+  available(now: Date): boolean {
+    return now.getTime() >= this.availableFrom.getTime();
+  }
+
+  /** When `provider` last published for `subject`: a multiple of its period, phase-shifted per subject. */
+  private publishedAt(provider: { id: string; periodSeconds: number }, subject: string, nowSeconds: number): number {
+    const phase = Math.floor(((jitter(`${provider.id}:${subject}:phase`) + 1) / 2) * provider.periodSeconds);
+    return Math.floor((nowSeconds - phase) / provider.periodSeconds) * provider.periodSeconds + phase;
+  }
+
+  /** Units of `currency` per USD at a moment: the configured rate with a slow hourly drift. */
+  private usdRate(config: PricesConfig, currency: string, atSeconds: number, provider = ''): Decimal {
+    const base = new Decimal(config.currencies[currency]?.usdRate ?? NaN);
+    if (currency === 'USD') return base;
+    const drift = 0.002 * Math.sin((2 * Math.PI * atSeconds) / 3600 + jitter(currency) * Math.PI);
+    const skew = provider ? 0.0004 * jitter(`${provider}:${currency}`) : 0;
+    return base.mul(1 + drift + skew);
+  }
+
+  /** Price of one token in its currency at a moment. */
+  private fiatPrice(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, atSeconds: number): Decimal {
+    if (token.kind === 'bond') {
+      const years = Math.max(0, atSeconds - Date.parse(token.issuedAt) / 1000) / year;
+      return new Decimal(token.faceValue).mul(new Decimal(1).plus(new Decimal(token.basisPoints).div(10_000).mul(years)));
+    }
+    const bond = this.bondOf(config, token);
+    const yearsLeft = Math.max(0, Date.parse(token.maturesAt) / 1000 - atSeconds) / year;
+    const atMaturity = this.fiatPrice(config, bond, Date.parse(token.maturesAt) / 1000);
+    return atMaturity.div(new Decimal(1).plus(bond.basisPoints / 10_000).pow(yearsLeft));
+  }
+
+  private bondOf(config: PricesConfig, token: PrincipalTokenConfig): BondConfig {
+    const bond = config.tokens.find((t): t is BondConfig => t.kind === 'bond' && t.symbol === token.underlying);
+    if (!bond) throw new Error(`principal token ${token.symbol} names an unknown bond ${token.underlying}`);
+    return bond;
+  }
+
+  private costOf(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, now: Date, maxAge?: number): TokenCost {
+    const nowSeconds = now.getTime() / 1000;
+    const bond = token.kind === 'bond' ? token : this.bondOf(config, token);
+    const all = config.providers.map((provider) => {
+      const at = this.publishedAt(provider, token.symbol, Math.floor(nowSeconds));
+      const rate = this.usdRate(config, bond.currency, at, provider.id);
+      const usd = this.fiatPrice(config, token, at).div(rate);
+      return { id: provider.id, at, rate, usd };
+    });
+    const fiat = this.fiatPrice(config, token, nowSeconds);
+    const rate = Decimal.sum(...all.map((s) => s.rate)).div(all.length);
+    const sources = Object.fromEntries(
+      all
+        .filter((s) => maxAge === undefined || s.at >= Math.floor(nowSeconds) - maxAge)
+        .map((s) => [s.id, { exchange_rate: s.rate.toFixed(ratePlaces), token_cost_in_usd: s.usd.toFixed(usdPlaces), updated_at: s.at }]),
+    );
+    return {
+      token_symbol: token.symbol,
+      token_mint: token.mint,
+      token_kind: token.kind,
+      ...(token.kind === 'principal_token' ? { underlying_bond_symbol: bond.symbol } : {}),
+      currency: bond.currency,
+      token_cost_in_fiat: fiat.toFixed(fiatPlaces),
+      token_cost_in_usd: fiat.div(rate).toFixed(usdPlaces),
+      fiat_exchange_rate_with_usd: rate.toFixed(ratePlaces),
+      current_basis_points: bond.basisPoints,
+      current_time: now.toISOString(),
+      ...(token.kind === 'bond' ? { payment_mint: token.paymentMint } : {}),
+      sources,
+    };
+  }
+
+  /** Every token, keyed by its uppercased symbol. */
+  tokenCosts(now: Date, maxAge?: number): Record<string, TokenCost> {
+    const config = this.current(now);
+    return Object.fromEntries(config.tokens.map((t) => [t.symbol.toUpperCase(), this.costOf(config, t, now, maxAge)]));
+  }
+
+  /** One token by symbol (any case) or by mint (exact). */
+  tokenCost(identifier: string, now: Date, maxAge?: number): TokenCost | undefined {
+    const config = this.current(now);
+    const token = config.tokens.find((t) => t.mint === identifier || t.symbol.toUpperCase() === identifier.toUpperCase());
+    return token && this.costOf(config, token, now, maxAge);
+  }
+
+  private paymentData(config: PricesConfig, bond: BondConfig, now: Date, maxAge?: number): PaymentData {
+    const cost = this.costOf(config, bond, now, maxAge);
+    // The payment token is the USD stablecoin the bond is bought with: one per USD.
+    return {
+      bond_cost_in_fiat: cost.token_cost_in_fiat,
+      bond_cost_in_payment_token: cost.token_cost_in_usd,
+      bond_cost_in_usd: cost.token_cost_in_usd,
+      bond_symbol: bond.symbol,
+      currency: bond.currency,
+      current_basis_points: bond.basisPoints,
+      current_time: cost.current_time,
+      fiat_exchange_rate_with_usd: cost.fiat_exchange_rate_with_usd,
+      mint: bond.mint,
+      symbol: bond.symbol,
+      sources: Object.fromEntries(
+        Object.entries(cost.sources).map(([id, s]) => [id, { bond_cost_in_usd: s.token_cost_in_usd, exchange_rate: s.exchange_rate, updated_at: s.updated_at }]),
+      ),
+    };
+  }
+
+  /** The deprecated bond lookups: stablebonds only, keyed by mint. */
+  bondCosts(now: Date, maxAge?: number): Record<string, PaymentData> {
+    const config = this.current(now);
+    const bonds = config.tokens.filter((t): t is BondConfig => t.kind === 'bond');
+    return Object.fromEntries(bonds.map((b) => [b.mint, this.paymentData(config, b, now, maxAge)]));
+  }
+
+  bondCost(identifier: string, now: Date, maxAge?: number): PaymentData | undefined {
+    const config = this.current(now);
+    const bond = config.tokens.find(
+      (t): t is BondConfig => t.kind === 'bond' && (t.mint === identifier || t.symbol.toUpperCase() === identifier.toUpperCase()),
+    );
+    return bond && this.paymentData(config, bond, now, maxAge);
+  }
+
+  /** `usd_to_<currency>` for every currency but USD. */
+  exchangeRates(now: Date, maxAge?: number): Record<string, ExchangeRate> {
+    const config = this.current(now);
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const rates: Record<string, ExchangeRate> = {};
+    for (const currency of Object.keys(config.currencies).filter((c) => c !== 'USD')) {
+      const all = config.providers.map((provider) => {
+        const at = this.publishedAt(provider, currency, nowSeconds);
+        return { id: provider.id, at, rate: this.usdRate(config, currency, at, provider.id) };
+      });
+      rates[`usd_to_${currency.toLowerCase()}`] = {
+        rate: Decimal.sum(...all.map((s) => s.rate)).div(all.length).toFixed(ratePlaces),
+        currency,
+        updated_at: Math.max(...all.map((s) => s.at)),
+        sources: Object.fromEntries(
+          all.filter((s) => maxAge === undefined || s.at >= nowSeconds - maxAge).map((s) => [s.id, { exchange_rate: s.rate.toFixed(ratePlaces), updated_at: s.at }]),
+        ),
+      };
+    }
+    return rates;
+  }
+
+  /** Price of `amount` of `from` in `to` (fiat currency or token symbol), for quotes. */
+  convert(amount: Decimal, from: string, to: string, now: Date): Decimal | undefined {
+    const config = this.current(now);
+    const inUsd = (asset: string): Decimal | undefined => {
+      if (config.currencies[asset]) return new Decimal(1).div(this.usdRate(config, asset, now.getTime() / 1000));
+      if (asset === 'USDC' || asset === 'USDT') return new Decimal(1);
+      const token = config.tokens.find((t) => t.symbol.toUpperCase() === asset.toUpperCase());
+      return token ? new Decimal(this.costOf(config, token, now).token_cost_in_usd) : undefined;
+    };
+    const a = inUsd(from);
+    const b = inUsd(to);
+    return a && b ? amount.mul(a).div(b) : undefined;
+  }
+}

@@ -1,0 +1,2 @@
+/** auth handlers: each export is named after its operationId. */
+export {};

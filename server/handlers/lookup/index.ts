@@ -1,0 +1,47 @@
+/** The public lookups (seed part 4, "Lookup endpoints"). */
+import { countryList, restrictedCountries } from '../../domain/countries.ts';
+import { Problem } from '../../problems.ts';
+import type { Services } from '../../services.ts';
+import type { Handler } from '../types.ts';
+
+function pricesNow(services: Services, status: 'service-unavailable' | 'internal-error' = 'service-unavailable') {
+  const now = services.clock.now();
+  if (!services.prices.available(now)) {
+    throw new Problem(status, 'Prices are not available yet; retry shortly.', {}, status === 'service-unavailable' ? { 'Retry-After': '1' } : {});
+  }
+  return now;
+}
+
+export const listTokenCosts: Handler<'listTokenCosts'> = ({ services, query }) => ({
+  status: 200,
+  body: services.prices.tokenCosts(pricesNow(services), query.max_age),
+});
+
+export const getTokenCost: Handler<'getTokenCost'> = ({ services, params, query }) => {
+  const cost = services.prices.tokenCost(params.identifier, pricesNow(services), query.max_age);
+  if (!cost) throw new Problem('not-found', `Unknown token ${params.identifier}.`);
+  return { status: 200, body: cost };
+};
+
+export const listBondCosts: Handler<'listBondCosts'> = ({ services, query }) => ({
+  status: 200,
+  body: services.prices.bondCosts(pricesNow(services, 'internal-error'), query.max_age),
+});
+
+export const getBondCost: Handler<'getBondCost'> = ({ services, params, query }) => {
+  const cost = services.prices.bondCost(params.identifier, pricesNow(services, 'internal-error'), query.max_age);
+  if (!cost) throw new Problem('not-found', `Unknown bond ${params.identifier}.`);
+  return { status: 200, body: cost };
+};
+
+export const getExchangeRates: Handler<'getExchangeRates'> = ({ services, query }) => ({
+  status: 200,
+  body: services.prices.exchangeRates(pricesNow(services), query.max_age),
+});
+
+export const listCountryCodes: Handler<'listCountryCodes'> = () => ({ status: 200, body: countryList() });
+
+export const listRestrictedCountries: Handler<'listRestrictedCountries'> = () => ({
+  status: 200,
+  body: { countries: restrictedCountries() },
+});

@@ -1,0 +1,2 @@
+/** sandbox handlers: each export is named after its operationId. */
+export {};

@@ -1,0 +1,2 @@
+/** v1 handlers: each export is named after its operationId. */
+export {};

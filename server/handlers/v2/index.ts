@@ -1,0 +1,2 @@
+/** v2 handlers: each export is named after its operationId. */
+export {};

@@ -1,0 +1,77 @@
+/**
+ * The outbox: every event is written in the same transaction as the state change that
+ * causes it, so a crash never loses one nor invents one. Delivery (webhooks/delivery.ts)
+ * reads it later. Callers pass the object exactly as its GET returns it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/types/ramp.ts';
+import type { Tx } from '../storage/database.ts';
+
+type Schemas = components['schemas'];
+
+export interface V2Objects {
+  orderUpdated: { order: Schemas['Order'] };
+  paymentAccountUpdated: { paymentAccount: Schemas['PaymentAccount'] };
+  kycUpdated: { kyc: Schemas['Kyc'] };
+  kybUpdated: { kyb: Schemas['Kyb'] };
+}
+
+export interface V1Entities {
+  order_updated: Schemas['V1Order'];
+  swap_updated: Schemas['V1Swap'];
+  customer_updated: Schemas['V1Customer'];
+  kyc_updated: Schemas['V1KycUpdatedEvent']['kyc_updated'];
+  kyb_updated: Schemas['V1Kyb'];
+  bank_account_updated: Schemas['V1BankAccount'];
+}
+
+export type V2EventType = keyof V2Objects;
+export type V1EventType = keyof V1Entities;
+
+/** Subscriptions belong to the partner: the organization itself or its parent. */
+export const partnerOf = (organization: { id: string; parent_id: string | null }) => organization.parent_id ?? organization.id;
+
+export async function recordV2Event<T extends V2EventType>(
+  tx: Tx,
+  event: { type: T; partnerId: string; organizationId: string; occurredAt: Date } & V2Objects[T],
+): Promise<string> {
+  const { type, partnerId, organizationId, occurredAt, ...object } = event;
+  const eventId = randomUUID();
+  // orderUpdated carries the organization inside the order; the others beside the object.
+  const envelope = {
+    event: type,
+    eventId,
+    occurredAt: occurredAt.toISOString(),
+    ...(type === 'orderUpdated' ? {} : { organizationId }),
+    ...object,
+  };
+  await insert(tx, { id: eventId, surface: 'v2', type, partnerId, organizationId, occurredAt, payload: envelope });
+  return eventId;
+}
+
+export async function recordV1Event<T extends V1EventType>(
+  tx: Tx,
+  event: { type: T; partnerId: string; organizationId: string; occurredAt: Date; entity: V1Entities[T] },
+): Promise<string> {
+  const id = randomUUID();
+  await insert(tx, { id, surface: 'v1', type: event.type, partnerId: event.partnerId, organizationId: event.organizationId, occurredAt: event.occurredAt, payload: { [event.type]: event.entity } });
+  return id;
+}
+
+async function insert(
+  tx: Tx,
+  e: { id: string; surface: 'v1' | 'v2'; type: string; partnerId: string; organizationId: string; occurredAt: Date; payload: unknown },
+) {
+  await tx
+    .insertInto('events')
+    .values({
+      id: e.id,
+      surface: e.surface,
+      type: e.type,
+      partner_id: e.partnerId,
+      organization_id: e.organizationId,
+      payload: JSON.stringify(e.payload),
+      occurred_at: e.occurredAt.toISOString(),
+    })
+    .execute();
+}
