@@ -5,6 +5,7 @@
  *   generated/openapi/<surface>.yaml  one bundled document per surface (Redocly bundle)
  *   generated/openapi/ramp.yaml       the four joined: what the server, the client and Prism load
  *   generated/types/ramp.ts           TypeScript types of the joined document (openapi-typescript)
+ *   generated/types/public-operations.ts  the operations that take no API key (for the client)
  *   generated/docs/<surface>.html     self-contained Redoc pages (no CDN at view time)
  */
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { addCodeSamples } from './code-samples.ts';
+import { addCodeSamples, publicOperationsModule } from './code-samples.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -24,7 +25,8 @@ function run(command: string, args: string[]) {
   try {
     execFileSync(bin(command), args, {
       cwd: root,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      // Under NODE_ENV=test (vitest) `redocly join` prints instead of writing its -o file.
+      env: { ...process.env, NODE_ENV: 'production', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (error) {
@@ -73,6 +75,8 @@ export function generate(out: string) {
     const emptyConfig = join(work, 'redocly.yaml');
     writeFileSync(emptyConfig, 'extends: []\n');
     run('openapi-typescript', [join(specs, 'ramp.yaml'), '--redocly', emptyConfig, '--root-types', '--default-non-nullable', 'false', '-o', join(types, 'ramp.ts')]);
+    // What the client sends without the API key.
+    writeFileSync(join(types, 'public-operations.ts'), publicOperationsModule(all, doNotEdit('openapi/{v1,v2,lookup,auth}.yaml')));
     // 4. Redoc pages with the Redoc scripts inlined, so they open offline.
     for (const surface of surfaces) {
       const page = join(docs, `${surface}.html`);

@@ -5,29 +5,60 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './domain/authenticate.ts';
-import { errorHandler } from './errors.ts';
+import { assertSandbox } from './domain/environment.ts';
+import { errorHandler, internalCause, surfaceOf } from './errors.ts';
+import { limitReads } from './domain/rateLimit.ts';
 import type { Caller, Handler, Handlers, ServedOperationId } from './handlers/types.ts';
+import { Problem } from './problems.ts';
 import type { Services } from './services.ts';
+import { submissionErrorHandler } from './submissionErrors.ts';
+import { cacheValidatorRouteMatchers } from './validatorRouteCache.ts';
 
 export const bodyLimit = '256kb';
 
 export function createApp(services: Services, handlers: Handlers) {
   const { contract, config, storage, logger } = services;
+  cacheValidatorRouteMatchers();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // An empty body is `{}` whatever its label (`curl -X POST`, `curl -d ''`): v1 lists read
+  // it as the defaults (seed part 4), other operations name the fields they need.
+  app.use((req, _res, next) => {
+    const length = req.headers['content-length'];
+    const empty = length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
+    if (empty && ['POST', 'PUT', 'PATCH'].includes(req.method)) req.headers['content-type'] = 'application/json';
+    next();
+  });
   app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: bodyLimit }));
+  // Simulators do not exist in production, whatever the request (seed part 7, `forbidden`).
+  for (const operation of contract.operations.filter((o) => o.sandbox)) {
+    app[operation.method](toExpressPath(operation.path), (_req: Request, _res: Response, next: NextFunction) => {
+      assertSandbox(config);
+      next();
+    });
+  }
   app.use(
     OpenApiValidator.middleware({
       // The validator resolves references in place; give it its own copy of the document.
       apiSpec: structuredClone(contract.document) as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+      // Query, path and header values are text and always coerced; a JSON body is not: `false`
+      // is not the string "false" (coerceTypes would turn it into one).
+      validateRequests: config.validateRequests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: {
         handlers: {
           ApiKey: async (req) => {
-            (req as Request & { caller?: Caller }).caller = await authenticate(storage.db, config, req.headers.authorization, services.clock.now());
+            try {
+              (req as Request & { caller?: Caller }).caller = await authenticate(storage.db, config, req.headers.authorization, services.clock.now());
+            } catch (error) {
+              if (error instanceof Problem) throw error;
+              // The validator turns whatever a security handler throws into a 401 with its
+              // message: a failing database would read as a bad key and leak its error.
+              (req as Request & { [internalCause]?: unknown })[internalCause] = error;
+              throw Object.assign(new Error('authentication could not complete'), { status: 500 });
+            }
             return true;
           },
         },
@@ -39,8 +70,10 @@ export function createApp(services: Services, handlers: Handlers) {
   for (const operation of contract.operations) {
     const handler = handlers[operation.operationId as ServedOperationId] as Handler<ServedOperationId> | undefined;
     if (!handler) throw new Error(`no handler for operation ${operation.operationId} (${operation.method.toUpperCase()} ${operation.path})`);
-    app[operation.method](toExpressPath(operation.path), serve(services, handler));
+    const limited = config.rateLimitReadsPerSecond > 0 && operation.method === 'get' && !operation.isPublic && surfaceOf(operation.path) === 'v2';
+    app[operation.method](toExpressPath(operation.path), ...(limited ? [limitReadsOf(services)] : []), serve(services, handler));
   }
+  app.use(submissionErrorHandler(services));
   app.use(errorHandler(contract, logger));
   return app;
 }
@@ -55,6 +88,14 @@ interface LooseReply {
 
 /** `/organization/{organizationId}/order/{id}` → `/organization/:organizationId/order/:id` */
 export const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** v2 reads count against their organization's rate limit (server/domain/rateLimit.ts). */
+function limitReadsOf(services: Services) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const caller = (req as Request & { caller: Caller }).caller;
+    limitReads(services.storage.db, caller, req.params.organizationId as string | undefined, services.config.rateLimitReadsPerSecond, services.clock.now()).then(() => next(), next);
+  };
+}
 
 function serve(services: Services, handler: Handler<ServedOperationId>) {
   return async (req: Request, res: Response, next: NextFunction) => {

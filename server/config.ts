@@ -18,6 +18,8 @@ export interface Config {
   appUrl: string;
   /** Validate responses against the contract too (on by default; the benchmark measures both). */
   validateResponses: boolean;
+  /** Validate requests against the contract (on by default; `false` only for the benchmark's comparison). */
+  validateRequests: boolean;
   logLevel: string;
   /** The sandbox price feed's tokens and currencies. */
   pricesFile: string;
@@ -25,6 +27,21 @@ export interface Config {
   pricesWarmupMs: number;
   /** How often background jobs (deliveries, settlements) look for due work. */
   jobIntervalMs: number;
+  /** v1 sandbox: seconds from an onramp's deposit to the delivery of its tokens. */
+  v1DeliverySeconds: number;
+  /** v1: seconds a completed offramp can still be reversed before it is finalized. */
+  v1ReversalWindowSeconds: number;
+  /** Webhooks: the wait between two attempts of a delivery (the seed's 5 s; tests shorten it). */
+  webhookRetryDelayMs: number;
+  /** Webhooks: how long one attempt waits for the receiver's answer before it counts as a timeout. */
+  webhookTimeoutMs: number;
+  /** Webhooks: a PEM file of extra CA certificates trusted for https deliveries (local receivers). */
+  webhookCaFile: string | undefined;
+  /** v2 reads (GET) allowed per organization and second before 429 `rate-limit-exceeded`; 0 is no limit. */
+  rateLimitReadsPerSecond: number;
+  /** A client must send its request headers within this time, its whole request within requestTimeoutMs (slow clients). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +58,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const [name, value] of [['RAMP_BASE_URL', baseUrl], ['RAMP_APP_URL', appUrl]] as const) {
     if (!URL.canParse(value)) throw new ConfigError(`${name} must be an absolute URL, not ${value}`);
   }
+  // Durations and switches by naming convention, so a typo fails the start instead of
+  // silently becoming NaN or the default.
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === '') continue;
+    if (/^RAMP_\w+_(MS|SECONDS|PER_SECOND)$/.test(name) && !(Number.isFinite(Number(value)) && Number(value) >= 0)) {
+      throw new ConfigError(`${name} must be a number >= 0, not ${value}`);
+    }
+    if (/^RAMP_VALIDATE_\w+$/.test(name) && value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, not ${value}`);
+  }
+  const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (env.LOG_LEVEL !== undefined && !logLevels.includes(env.LOG_LEVEL)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, not ${env.LOG_LEVEL}`);
+  }
   return {
     port,
     env: environment,
@@ -50,9 +80,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     appUrl,
     validateResponses: env.RAMP_VALIDATE_RESPONSES !== 'false',
+    validateRequests: env.RAMP_VALIDATE_REQUESTS !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
     pricesFile: env.RAMP_PRICES_FILE ?? defaultPricesFile,
     pricesWarmupMs: Number(env.RAMP_PRICES_WARMUP_MS ?? 0),
     jobIntervalMs: Number(env.RAMP_JOB_INTERVAL_MS ?? 200),
+    v1DeliverySeconds: Number(env.RAMP_V1_DELIVERY_SECONDS ?? 2),
+    v1ReversalWindowSeconds: Number(env.RAMP_V1_REVERSAL_WINDOW_SECONDS ?? (environment === 'production' ? 72 * 3600 : 30)),
+    webhookRetryDelayMs: Number(env.RAMP_WEBHOOK_RETRY_DELAY_MS ?? 5000),
+    webhookTimeoutMs: Number(env.RAMP_WEBHOOK_TIMEOUT_MS ?? 10000),
+    webhookCaFile: env.RAMP_WEBHOOK_CA_FILE || undefined,
+    rateLimitReadsPerSecond: Number(env.RAMP_RATE_LIMIT_READS_PER_SECOND || 0),
+    headersTimeoutMs: Number(env.RAMP_HEADERS_TIMEOUT_MS || 20_000),
+    requestTimeoutMs: Number(env.RAMP_REQUEST_TIMEOUT_MS || 60_000),
   };
 }

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Contract } from './contract.ts';
-import { OAuthError, Problem, type FieldError } from './problems.ts';
+import { launchErrorPage, pageHeaders } from './handlers/auth/pages.ts';
+import { HtmlPageError, OAuthError, Problem, type FieldError } from './problems.ts';
 
 export type Surface = 'v1' | 'v2' | 'lookup' | 'auth';
 
@@ -17,6 +18,9 @@ export function surfaceOf(path: string): Surface {
   if (path.startsWith('/auth/')) return 'auth';
   return 'v2';
 }
+
+/** On a request whose failure was wrapped by the validator: the error to log. */
+export const internalCause = Symbol('internalCause');
 
 const internalDetail = 'An unexpected error occurred. It has been logged; retry later.';
 
@@ -44,7 +48,10 @@ export function toProblem(error: unknown): Problem | undefined {
   }
   if (e.status === 401) return new Problem('unauthorized', e.message && e.message !== 'unauthorized' ? e.message : 'Invalid API key.');
   if (e.status === 400) {
-    const errors = e.errors ?? [];
+    // A body with a discriminator (WalletRequest) is validated on its own: its paths lack /body.
+    const errors = (e.errors ?? []).map((x) =>
+      x.errorCode?.endsWith('.openapi.validation') && x.path && !/^\/(body|query|path|params|headers)(\/|$)/.test(x.path) ? { ...x, path: `/body${x.path}` } : x,
+    );
     const inBody = errors.filter((x) => x.path?.startsWith('/body'));
     const badEnum = errors.some((x) => x.errorCode?.startsWith('enum.'));
     if (inBody.length > 0 && inBody.length === errors.length && !badEnum) {
@@ -52,10 +59,27 @@ export function toProblem(error: unknown): Problem | undefined {
       return new Problem('validation-error', `The request has ${fields.length} invalid field${fields.length === 1 ? '' : 's'}.`, { errors: fields });
     }
     const first = errors[0];
-    const where = first?.path?.replace(/^\/(query|path|params|headers)\//, '$1 parameter ').replace(/^\/body/, 'body');
+    const where = first?.path?.replace(/^\/params\//, '/path/').replace(/^\/(query|path|headers)\//, '$1 parameter ').replace(/^\/body/, 'body');
     return new Problem('invalid-request', first ? `${where}: ${first.message}` : (e.message ?? 'Invalid request.'));
   }
   return undefined;
+}
+
+/**
+ * The one-line message of the `{"error": ...}` formats (v1, lookup): a refused field says
+ * which, e.g. `filters.fromDate is required`, `pageNumber must be >= 0`.
+ */
+export function plainMessage(problem: Problem): string {
+  const errors = problem.extra.errors as FieldError[] | undefined;
+  if (problem.slug !== 'validation-error' || !errors?.length) return problem.detail;
+  const field = (pointer: string) => pointer.split('/').filter(Boolean).join('.');
+  return errors
+    .map(({ pointer, detail }) => {
+      // The validator points at the missing field itself.
+      if (/^must have required property /.test(detail)) return `${field(pointer)} is required`;
+      return `${field(pointer) || 'body'} ${detail}`;
+    })
+    .join('; ');
 }
 
 export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHandler {
@@ -68,22 +92,26 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
     }
     const surface = surfaceOf(req.path);
     if (error instanceof OAuthError) return renderOAuth(res, req, error);
+    if (error instanceof HtmlPageError) return res.status(error.status).set(error.headers).type('text/html').send(error.html);
     let problem = toProblem(error);
     const instance = `urn:uuid:${randomUUID()}`;
+    const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
     if (!problem) {
-      logger.error({ err: error, instance, method: req.method, path: req.path }, 'internal error');
+      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
       problem = new Problem('internal-error', internalDetail);
     } else if (problem.slug === 'internal-error') {
-      logger.error({ err: error, instance, method: req.method, path: req.path }, 'internal error');
+      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
     }
     const type = contract.problems.get(problem.slug);
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
     res.set(problem.headers);
     if (surface === 'auth') {
+      // A request the validator or the body parser refused is an OAuth 400 (a page on /auth/launch).
+      if (type.status < 500 && type.status !== 405) return renderOAuth(res, req, oauthErrorOf(error, problem, req.body));
       const oauth = problem.slug === 'internal-error' || problem.slug === 'service-unavailable' ? 'server_error' : 'invalid_request';
-      return res.status(type.status).json({ error: oauth, error_description: problem.detail });
+      return res.status(type.status).set('Cache-Control', 'no-store').json({ error: oauth, error_description: problem.detail });
     }
-    if (surface !== 'v2') return res.status(type.status).json({ error: problem.detail });
+    if (surface !== 'v2') return res.status(type.status).json({ error: plainMessage(problem) });
     res.status(type.status).type('application/problem+json').send(
       JSON.stringify({ type: type.type, title: type.title, status: type.status, detail: problem.detail, instance, ...problem.extra }),
     );
@@ -92,14 +120,33 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
 
 function renderOAuth(res: Response, req: Request, error: OAuthError) {
   if (req.path === '/auth/launch') {
-    res.status(400).type('text/html').send(launchErrorPage(error));
+    res.status(400).set(pageHeaders()).type('text/html').send(launchErrorPage(error));
     return;
   }
   res.status(400).set('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-export function launchErrorPage(error: OAuthError) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title></head><body><h1>Sign-in failed</h1><p><code id="error">${escapeHtml(error.error)}</code></p><p id="error_description">${escapeHtml(error.description)}</p></body></html>`;
+/**
+ * The OAuth error of a request refused before its handler: a `grant_type` the schema does
+ * not know is `unsupported_grant_type` (RFC 6749 section 5.2), anything else `invalid_request`.
+ */
+function oauthErrorOf(error: unknown, problem: Problem, body: unknown): OAuthError {
+  const errors = (error as ValidatorError)?.errors ?? [];
+  // The body's discriminator reports an unknown grant_type against the whole body.
+  const unknownGrantType = errors.some((x) => /^'grant_type' must be equal to one of the allowed values/.test(x.message) || (x.path === '/body/grant_type' && !/required/.test(x.message)));
+  if (unknownGrantType && typeof (body as { grant_type?: unknown })?.grant_type === 'string') {
+    return new OAuthError('unsupported_grant_type', `grant_type ${describeGrantType(body)} is not supported; use urn:ietf:params:oauth:grant-type:jwt-bearer or refresh_token.`);
+  }
+  if (problem.slug === 'unsupported-media-type') {
+    return new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded or application/json.');
+  }
+  const missing = errors.map((x) => /must have required property '([^']+)'/.exec(x.message)?.[1]).filter((x) => x !== undefined);
+  if (missing.length > 0) return new OAuthError('invalid_request', `The ${missing.join(', ')} parameter${missing.length === 1 ? ' is' : 's are'} required.`);
+  const field = (problem.extra.errors as FieldError[] | undefined)?.[0];
+  return new OAuthError('invalid_request', field ? `${field.pointer.slice(1) || 'body'} ${field.detail}.` : problem.detail);
 }
+
+const describeGrantType = (body: unknown) => {
+  const value = (body as { grant_type?: unknown } | undefined)?.grant_type;
+  return typeof value === 'string' ? value.slice(0, 100) : 'given';
+};

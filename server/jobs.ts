@@ -4,6 +4,11 @@
  * memory), so a restart resumes it and two processes share it. Register a job in `jobs`.
  */
 import type { Services } from './services.ts';
+import { authCleanupJob } from './domain/auth/signIn.ts';
+import { deliveryJob } from './webhooks/delivery.ts';
+import { v1SettlementJob } from './domain/v1/settlement.ts';
+import { expireOrderFunding, settleOrders } from './domain/orders.ts';
+import { verifyPaymentAccounts } from './domain/paymentAccounts.ts';
 
 export interface Job {
   name: string;
@@ -11,7 +16,7 @@ export interface Job {
   run(services: Services): Promise<void>;
 }
 
-export const jobs: Job[] = [];
+export const jobs: Job[] = [v1SettlementJob, deliveryJob, verifyPaymentAccounts, settleOrders, expireOrderFunding, authCleanupJob];
 
 export interface RunningJobs {
   /** Runs every job once now and waits for it (tests use this to avoid sleeping). */

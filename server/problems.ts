@@ -32,3 +32,14 @@ export class OAuthError extends Error {
     super(description);
   }
 }
+
+/** An error answered as a whole HTML page (the signed-in app pages): status, page and headers as given. */
+export class HtmlPageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`HTML page ${status}`);
+  }
+}

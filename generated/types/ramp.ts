@@ -135,6 +135,10 @@ export interface paths {
          *     the outstanding requirements resolved against the verification provider on each call
          *     (so read them when `kyc_updated` arrives, not on a timer). Transact only when `approved`
          *     is true.
+         *
+         *     A business customer is verified by KYB: the answer then reads its KYB in KYC words
+         *     (`kyc_approved` once approved, `kyc_proposed` while under review, `kyc_rejected` when
+         *     denied, `kyc_not_started` otherwise) and lists no requirements.
          */
         get: operations["v1GetCustomerKyc"];
         put?: never;
@@ -145,10 +149,16 @@ export interface paths {
          *     corrected request can pass. Safe to repeat: a submission while `kyc_proposed` replaces
          *     the pending one and answers the same status.
          *
-         *     Accepted in `kyc_not_started`, `kyc_proposed` and `kyc_rejected`; the KYC becomes
-         *     `kyc_proposed` (and a `customer_failed` customer becomes `customer_pending`, emitting
-         *     `customer_updated`). The review later emits `kyc_updated`. An approved KYC is 409, and so
-         *     is a business customer (businesses are verified by KYB).
+         *     Accepted in `kyc_not_started`, `kyc_proposed` and `kyc_rejected` with `needsWork: true`;
+         *     the KYC becomes `kyc_proposed` (the customer stays `customer_pending`). The review later
+         *     emits `kyc_updated`. An approved KYC is 409, and so is one rejected for good
+         *     (`kyc_rejected` with `needsWork: false`) and a business customer (businesses are
+         *     verified by KYB).
+         *
+         *     An accepted submission can still fail to apply at the verification provider: the answer
+         *     is then the KYC unchanged, with `needsWork: true` and a `userMessage` that says what to
+         *     fix, and nothing is stored (the v2 `kycUpdated` carries the same message). In the
+         *     sandbox the generic RFC `XAXX010101000` shows this.
          */
         post: operations["v1SubmitCustomerKyc"];
         delete?: never;
@@ -259,8 +269,9 @@ export interface paths {
          *       back to the customer; two `order_updated` deliveries, and the response shows
          *       `refunded`.
          *
-         *     Delivery of the tokens is then simulated with `POST /sandbox/ramp/order/{id}/simulate`
-         *     and `tokensDelivered`.
+         *     A funded order then receives its tokens on its own about 2 seconds later (`completed`,
+         *     `confirmedTxSignature` set, `order_updated`), as the real service delivers them;
+         *     `POST /sandbox/ramp/order/{id}/simulate` with `tokensDelivered` delivers them at once.
          */
         post: operations["v1ConfirmFiatReceived"];
         delete?: never;
@@ -660,6 +671,13 @@ export interface paths {
          *     key, the presigned onboarding URL is the credential. Answers the bank accounts
          *     registered through that onboarding. Note the snake_case key `bank_accounts` in the
          *     response, as the service sends it.
+         *
+         *     A presigned URL has the form
+         *     `{app_url}/onboarding/{onboardingId}?expires={unix seconds}&signature={64 hex}` and is
+         *     valid until `expires`. In the sandbox, where no hosted onboarding runs, one is issued
+         *     for a customer with `POST /sandbox/ramp/customer/{customer_id}/onboarding`, and
+         *     redeeming it answers that customer's bank accounts at that moment, oldest first. A URL
+         *     the service did not issue, one with any part changed, or an expired one is 401.
          */
         post: operations["v1OnboardBankAccounts"];
         delete?: never;
@@ -773,12 +791,19 @@ export interface paths {
          *     | `tokensDelivered` | onramp, `funded` | → `completed`; `confirmedTxSignature` set |
          *     | `fiatSent` | offramp, `funded` | → `completed` |
          *     | `reversalWindowPassed` | offramp, `completed` | → `finalized` |
-         *     | `fail` | any, `created` or `funded` | → `failed` |
+         *     | `fail` | onramp `created`; offramp `created` or `funded` | → `failed` |
          *     | `expireTransaction` | offramp, `created` | the `burnTransaction` expires; status unchanged, no webhook |
          *
          *     Onramp funding is simulated with `POST /ramp/order/fiat_received`, cancellation done with
          *     `POST /ramp/order/{id}/cancel`. An action that does not apply to the order's type and
-         *     status is 409.
+         *     status is 409 (a funded onramp cannot fail: a deposit that does not match is refunded
+         *     instead).
+         *
+         *     Two steps also happen on their own, as in the real service: a `funded` onramp's tokens
+         *     are delivered about 2 seconds after the deposit (`tokensDelivered` does it at once), and
+         *     a `completed` offramp becomes `finalized` when its reversal window, 30 seconds in the
+         *     sandbox, has passed (`reversalWindowPassed` ends it at once). Each emits
+         *     `order_updated` like the action.
          */
         post: operations["v1SimulateOrder"];
         delete?: never;
@@ -845,12 +870,18 @@ export interface paths {
          * @description Sandbox only (403 in production). Reviews the customer's pending KYC submission, which
          *     must be `kyc_proposed` (409 otherwise).
          *
-         *     - `kyc_approved`: `approved` becomes true; the customer becomes `customer_verified`.
+         *     - `kyc_approved`: `approved` becomes true; the customer becomes `customer_verified`
+         *       (v2 `approved`).
          *     - `kyc_rejected`: `updateReason` is set (default `The submitted documents could not be
-         *       verified`), with `needsWork: true` and the same text as `userMessage`; the customer
-         *       becomes `customer_failed` and may submit again.
+         *       verified`), with `needsWork: true` and the same text as `userMessage`; `requirements`
+         *       lists what the next stage needs (the postal code again, and the second surname when it
+         *       was not sent). The customer stays `customer_pending` and may submit again (v2
+         *       `inProgress`).
+         *     - `kyc_rejected` with `final: true`: denied for good, `needsWork: false`; the customer
+         *       becomes `customer_failed` and no new submission is accepted (v2 `denied`).
          *
-         *     Emits `kyc_updated` and, as the customer's status changes, `customer_updated`.
+         *     Emits `kyc_updated` and, when the customer's status changes, `customer_updated`; the v2
+         *     `kycUpdated` is emitted too, since v1 and v2 see one verification.
          */
         post: operations["v1SimulateCustomerKyc"];
         delete?: never;
@@ -888,6 +919,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/ramp/customer/{customer_id}/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer: a direct child organization of the key's organization (for an individual,
+                 *     the `sub` of the JWT that signed the person in). Any other id is 404.
+                 * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+                 */
+                customer_id: components["parameters"]["V1CustomerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a presigned onboarding URL (sandbox)
+         * @description Sandbox only (403 in production). Issues a presigned onboarding URL for the customer,
+         *     as the service's hosted bank-account onboarding would, so the deprecated
+         *     `POST /ramp/onboarding/bank-accounts` can be exercised. The URL is valid for one hour
+         *     and can be redeemed any number of times until then; redeeming it answers the
+         *     customer's bank accounts at that moment, oldest first. No body.
+         */
+        post: operations["v1CreateOnboardingUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/ramp/organization/{org_id}/kyb": {
         parameters: {
             query?: never;
@@ -908,9 +970,15 @@ export interface paths {
          * Set a business organization's KYB status (sandbox)
          * @description Sandbox only (403 in production). Sets the KYB status of the key's own organization or
          *     of a direct child business organization: the sandbox's "Approve KYB" action and more.
-         *     Any status may be set from any other. `approvedAt` becomes the current time on
-         *     `approved` and null otherwise. `kyb_updated` is emitted only when the status actually
-         *     changes; setting the current status again answers 200 and emits nothing.
+         *     The v1 statuses are the v2 KYB statuses renamed (`not_started` = `notStarted`,
+         *     `awaiting_documents` = `inProgress`, `awaiting_review` = `submitted`, `approved`,
+         *     `denied`), and they move as v2 does: a KYB never returns to `not_started`, and
+         *     `approved` and `denied` are final decisions; every other move is allowed, and any other
+         *     is 409. `approvedAt` becomes the current time on `approved` and is null otherwise.
+         *     `kyb_updated` (and the v2 `kybUpdated`) is emitted only when the status actually
+         *     changes; setting the current status again answers 200 and emits nothing. For a business
+         *     customer, `customer_updated` is emitted when its customer status changes
+         *     (`customer_verified` once approved, `customer_failed` once denied).
          *
          *     The sandbox counts 4 customer-facing requirements and sets the counts from the status:
          *
@@ -1362,8 +1430,13 @@ export interface paths {
          *     fix. The call is safe to repeat: while the status is `notStarted`, `inProgress` or
          *     `submitted` the latest accepted submission replaces the previous one and the answer is
          *     the KYC, usually `submitted`. At `approved` or `denied` the verification accepts no
-         *     write (409 `conflict`). The review outcome arrives as `kycUpdated`; if an accepted
-         *     write later fails to apply, `kycUpdated` carries `needsWork` with a `userMessage`.
+         *     write (409 `conflict`). The review outcome arrives as `kycUpdated`.
+         *
+         *     An accepted write can still fail to apply at the verification provider: the answer is
+         *     then the KYC unchanged, with `needsWork: true` and a `userMessage` saying what to fix,
+         *     and `kycUpdated` carries the same. That message is point-in-time: nothing is stored and
+         *     a later GET does not echo it. In the sandbox the generic RFC `XAXX010101000` (which
+         *     names no person) shows this.
          */
         put: operations["submitKyc"];
         post?: never;
@@ -1481,6 +1554,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook_subscription/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List a subscription's deliveries
+         * @description The deliveries of one v2 subscription of the key's organization, newest first, each with
+         *     its attempts: when each was sent and answered, the status code the receiver returned or
+         *     the error that stopped it, and when the next attempt is due. Use it to debug a receiver.
+         *     A delivery is attempted up to 3 times, 5 seconds apart, with the same `eventId`; none
+         *     follows a 2xx, nor a 400, 401, 403, 404, 405, 410 or 422.
+         *
+         *     Deleting the subscription deletes its deliveries. A v1 subscription id is 404 here.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organization/{organizationId}/api_key": {
         parameters: {
             query?: never;
@@ -1584,9 +1686,16 @@ export interface paths {
         /**
          * Register the JWT issuer
          * @description Registers, or replaces, the issuer of the key organization's partner JWTs and the public
-         *     keys that verify them: exactly one of `jwks` (inline) and `jwksUri` (https, fetched by the
-         *     service). Private key members are refused. A JWT is accepted only if its `iss` equals
-         *     `issuer` and one of the keys verifies it. Safe to repeat.
+         *     keys that verify them: exactly one of `jwks` (inline) and `jwksUri` (fetched by the
+         *     service; https in production). Private key members are refused. A JWT is accepted only if
+         *     its `iss` equals `issuer` and one of the keys verifies it. Safe to repeat.
+         *
+         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (at least 2048
+         *     bits, `RS256`), `EC` on `P-256` (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's
+         *     `alg`, when present, must be one of those three, and `kid`s must be unique. A `jwksUri`
+         *     is fetched at once and must answer such a JWKS. An `issuer` is registered by one
+         *     organization only: the `iss` claim decides which partner a person signs in to, so an
+         *     issuer another organization holds is 409 `conflict`.
          */
         put: operations["setJwtIssuer"];
         post?: never;
@@ -1614,9 +1723,22 @@ export interface paths {
         /**
          * Simulate a KYC decision
          * @description Sets a personal organization's KYC as the verification provider would: `approved`
-         *     follows the status, `needsWork` and `userMessage` are stored with it. Sends
-         *     `kycUpdated` when the status changes or `needsWork` is true. A business organization
-         *     is 422 `unsupported` (simulate its KYB).
+         *     follows the status, `needsWork` and `userMessage` are stored with it (`needsWork` only
+         *     with `notStarted` or `inProgress`, `userMessage` only with `needsWork`: otherwise 400
+         *     `validation-error`). Sends `kycUpdated` when the status changes or `needsWork` is true.
+         *     A business organization is 422 `unsupported` (simulate its KYB).
+         *
+         *     `submitted` → `inProgress` is the next verification stage arriving: it always needs
+         *     work (`needsWork` true, `userMessage` as sent or a default) and brings new requirements,
+         *     listed by `GET …/kyc?requirements=true` (in the sandbox: the postal code again, and the
+         *     second surname when it was not sent). v1 subscribers receive the v1 events of the same
+         *     change (`kyc_updated` for a review outcome, `customer_updated`).
+         *
+         *     The moves are those of every verification: a KYC never returns to `notStarted`, and
+         *     `approved` and `denied` are final decisions; every other move is allowed (notStarted or
+         *     inProgress straight to `approved` is the provider reusing an earlier verification), and
+         *     any other is 409 `conflict`, with nothing changed. Setting the current status again is
+         *     not a move: it answers 200 and only updates `needsWork` and `userMessage`.
          *
          *     Sandbox only: in production every simulator answers 403 `forbidden` (not available in
          *     production).
@@ -1647,8 +1769,14 @@ export interface paths {
          * Simulate a KYB decision
          * @description Sets a business organization's KYB status (`approved` is the sandbox's "Approve KYB"
          *     action, which lets the organization create API keys). `approvedAt` is set on approval.
-         *     Sends `kybUpdated` when the status changes. A personal organization is 422
-         *     `unsupported` (simulate its KYC).
+         *     Sends `kybUpdated` when the status changes (and, to v1 subscribers, `kyb_updated`). A
+         *     personal organization is 422 `unsupported` (simulate its KYC).
+         *
+         *     The moves are those of every verification: a KYB never returns to `notStarted`, and
+         *     `approved` and `denied` are final decisions; every other move is allowed (notStarted or
+         *     inProgress straight to `approved` is the provider reusing an earlier verification), and
+         *     any other is 409 `conflict`, with nothing changed. Setting the current status again is
+         *     not a move: it answers 200 and sends nothing.
          *
          *     Sandbox only: in production every simulator answers 403 `forbidden` (not available in
          *     production).
@@ -1680,9 +1808,10 @@ export interface paths {
         /**
          * Simulate the fiat deposit of an order
          * @description Simulates the SPEI deposit of a `created` order whose source is fiat (an onramp). With no
-         *     `amount`, or the quoted `sourceAmount`, the order becomes `funded`; any other amount
-         *     makes it `refunded` (the MXN are returned). Sends `orderUpdated`. The body may be
-         *     omitted. An order in another status is 409 `conflict`; an order whose source does not
+         *     `amount`, or the quoted `sourceAmount`, the order becomes `funded` and then, about a
+         *     second later, `completed` on its own (unless `autoComplete` is `false`); any other amount
+         *     makes it `refunded` (the MXN are returned). Sends `orderUpdated` on each change. The body
+         *     may be omitted. An order in another status is 409 `conflict`; an order whose source does not
          *     receive fiat is 422 `unsupported` (use the order simulator's `confirmSourceFunds`).
          *
          *     Sandbox only: in production every simulator answers 403 `forbidden` (not available in
@@ -1758,17 +1887,51 @@ export interface paths {
         put?: never;
         /**
          * Change a payment account's state
-         * @description `enable` and `disable` set the account's status; `setRailStatus` sets one direction of
-         *     one rail (for example `spei` `destination` to `ready`, which allows offramp quotes) and
-         *     needs `rail`, `direction` and `status`. The account status follows the rails: `ready`
-         *     once a direction is `ready`, `pending` otherwise, unless disabled. Sends
-         *     `paymentAccountUpdated` when anything changes. Setting a rail the account is not
+         * @description `disable` disables the account and every direction of its rails. `enable` re-enables a
+         *     disabled account: its directions go back to `pending` until the rail has verified them
+         *     again (about a second later in the sandbox, with another `paymentAccountUpdated`);
+         *     enabling an account that is not disabled changes nothing. `setRailStatus` sets one
+         *     direction of one rail (for example `spei` `destination` to `ready`, which allows
+         *     offramp quotes) and needs `rail`, `direction` and `status`. The account status follows
+         *     the rails: `ready` once a direction is `ready`, `pending` otherwise, unless disabled.
+         *     Sends `paymentAccountUpdated` when anything changes. Setting a rail the account is not
          *     registered on is 409 `conflict`.
          *
          *     Sandbox only: in production every simulator answers 403 `forbidden` (not available in
          *     production).
          */
         post: operations["simulatePaymentAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhook_event/{eventId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `eventId` of a v2 event sent to the key's organization. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send a stored event
+         * @description Delivers a stored v2 event again, exactly as it was first sent (same body, same
+         *     `eventId`, same `occurredAt`), to every current subscription of the key's organization
+         *     to its event type, including subscriptions made after the event. Each becomes a new
+         *     delivery with its own 3 attempts, listed by
+         *     `GET /webhook_subscription/{id}/deliveries`. Use it to test a receiver's signature check
+         *     and its deduplication on `eventId`. No request body.
+         *
+         *     An event of another organization, or a v1 event, is 404 `not-found`. Sandbox only: in
+         *     production it answers 403 `forbidden`.
+         */
+        post: operations["resendWebhookEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2002,10 +2165,10 @@ export interface paths {
          *     | `sub` | required; the person signing in. A UUID is strongly recommended: for an individual it becomes the `customerId`, and a non-UUID `sub` signs in but cannot be addressed through the Ramp API. It must name a person: a `sub` equal to a business organization's id is `invalid_grant`. Once used, the id cannot be reused for an organization (`POST /ramp/organization` answers 409). |
          *     | `aud` | required; exactly the token endpoint URL `{base_url}/auth/token` of the environment, for example `https://api.sandbox.ramp.example/auth/token` (also for `/auth/launch`). *exact match designed* |
          *     | `scope` | required; the flows the person may complete, space-separated, from `onramp`, `offramp`, `swap`, `kyc`, `kyb` (*list designed*). Missing, empty or containing an unknown value: `invalid_scope`. |
-         *     | `jti` or `nonce` | at least one is required; a fresh unique value per token. A value already seen from this issuer is a replay and is refused. *required and refused designed* |
+         *     | `jti` or `nonce` | at least one is required; a fresh unique value per token (a string of at most 255 characters). A value already seen from this issuer is a replay and is refused. *required and refused designed* |
          *     | `exp`, `iat` | both required; numeric dates. Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is honoured with the same leeway. *numbers designed* |
-         *     | `email`, `name` | required; fill in the person's profile |
-         *     | `picture` | optional; a URL of the person's picture |
+         *     | `email`, `name` | required; fill in the person's profile. Non-empty strings; `email` contains `@`, `name` has at most 200 characters (it becomes the customer's `displayName`). *limits designed* |
+         *     | `picture` | optional; an `http(s)` URL of the person's picture |
          *
          *     ### Tokens (designed)
          *
@@ -2013,7 +2176,20 @@ export interface paths {
          *     - The refresh token lives 30 days from its issue and rotates: every successful exchange
          *       returns a new one and consumes the one sent. A consumed, expired or revoked refresh
          *       token is `invalid_grant`. A refresh token given to `POST /auth/launch` is consumed too.
+         *     - A consumed refresh token sent again means one of them leaked: besides `invalid_grant`,
+         *       it revokes everything descended from the same sign-in (the newest refresh token, its
+         *       access tokens and browser sessions), as OAuth 2.0 security best practice (RFC 9700)
+         *       advises. The person signs in again with a new JWT.
          *     - A refresh keeps the person and the scopes of the original sign-in.
+         *     - The service stores only hashes of the tokens, and remembers each `jti` / `nonce` until
+         *       the JWT expires (plus the leeway), so a replay is refused by every server process.
+         *
+         *     ### The person
+         *
+         *     A UUID `sub` is the `customerId`: the first sign-in creates the customer, a `personal`
+         *     organization whose id is the `sub`, whose `displayName` is the JWT's `name`, and whose
+         *     parent is the partner that registered the issuer. A `sub` naming a business organization,
+         *     or a customer of another partner, is `invalid_grant`. *designed*
          */
         post: operations["createToken"];
         delete?: never;
@@ -2053,12 +2229,15 @@ export interface paths {
          *        `grant_type` `refresh_token` the seed puts the refresh token in `assertion`; the page
          *        also accepts it in `refresh_token` (the `POST /auth/launch` field name), and both at
          *        once is `invalid_request`. Only the first response counts.
-         *     4. **Result.** On success the page sets the session cookie and navigates to `target`.
-         *        On failure, and when the deadline passes, it shows an error page and posts
+         *     4. **Result.** The page sends the credential to `POST /auth/launch` (same origin, with
+         *        `fetch`), which sets the session cookie; on success the page navigates to `target`.
+         *        On failure, and when the deadline passes, it shows an error page (with
+         *        `<meta name="oauth-error" content="<code>">`) and posts
          *        `{"type": "service:auth:error", "error": "<code>"}` to its embedder, where `<code>`
-         *        is `timeout` or one of the `POST /auth/launch` error codes (`invalid_request`,
-         *        `unsupported_grant_type`, `invalid_grant`, `invalid_scope`, `invalid_target`). A
-         *        failed page accepts nothing more: open a new one. *Designed.*
+         *        is `timeout`, one of the `POST /auth/launch` error codes (`invalid_request`,
+         *        `unsupported_grant_type`, `invalid_grant`, `invalid_scope`, `invalid_target`), or
+         *        `server_error` when the service could not answer. A failed page accepts nothing
+         *        more: open a new one. *Designed.*
          *
          *     **Origins** (designed). The page ignores every message whose origin is not `origin`, or
          *     that does not come from its embedder, or whose `type` it does not know. `origin` is
@@ -2066,6 +2245,9 @@ export interface paths {
          *     server accept its absence and then take messages from any origin. The page may be
          *     framed only by `origin` (`Content-Security-Policy: frame-ancestors <origin>`; any
          *     ancestor when `origin` is omitted).
+         *
+         *     The page is self-contained: its script is inline and allowed by a hash in its
+         *     `Content-Security-Policy`, it loads nothing else and may connect only to its own origin.
          */
         get: operations["getLaunchPage"];
         put?: never;
@@ -2098,6 +2280,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/kyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the identity verification (KYC) page
+         * @description The app page at the launch target `/kyc`, on the application host. A browser arrives
+         *     here from `POST /auth/launch` or the `GET /auth/launch` page, carrying the session cookie
+         *     `ramp_session` they set (cookie authentication: no API key, no `Authorization` header).
+         *     It needs the `kyc` scope: a session without it gets 403.
+         *
+         *     In this sandbox the page shows who is signed in and the flow, so a partner can see the
+         *     whole journey; the real flow's screens are not part of this contract. *Designed.*
+         */
+        get: operations["getKycPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kyb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the business verification (KYB) page
+         * @description The app page at the launch target `/kyb`, on the application host. A browser arrives
+         *     here from `POST /auth/launch` or the `GET /auth/launch` page, carrying the session cookie
+         *     `ramp_session` they set (cookie authentication: no API key, no `Authorization` header).
+         *     It needs the `kyb` scope: a session without it gets 403.
+         *
+         *     In this sandbox the page shows who is signed in and the flow, so a partner can see the
+         *     whole journey; the real flow's screens are not part of this contract. *Designed.*
+         */
+        get: operations["getKybPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onramp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the onramp page (MXN to tokens)
+         * @description The app page at the launch target `/onramp`, on the application host. A browser arrives
+         *     here from `POST /auth/launch` or the `GET /auth/launch` page, carrying the session cookie
+         *     `ramp_session` they set (cookie authentication: no API key, no `Authorization` header).
+         *     It needs the `onramp` scope: a session without it gets 403.
+         *
+         *     In this sandbox the page shows who is signed in and the flow, so a partner can see the
+         *     whole journey; the real flow's screens are not part of this contract. *Designed.*
+         */
+        get: operations["getOnrampPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/offramp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the offramp page (tokens to MXN)
+         * @description The app page at the launch target `/offramp`, on the application host. A browser arrives
+         *     here from `POST /auth/launch` or the `GET /auth/launch` page, carrying the session cookie
+         *     `ramp_session` they set (cookie authentication: no API key, no `Authorization` header).
+         *     It needs the `offramp` scope: a session without it gets 403.
+         *
+         *     In this sandbox the page shows who is signed in and the flow, so a partner can see the
+         *     whole journey; the real flow's screens are not part of this contract. *Designed.*
+         */
+        get: operations["getOfframpPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/swap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the swap page (token to token)
+         * @description The app page at the launch target `/swap`, on the application host. A browser arrives
+         *     here from `POST /auth/launch` or the `GET /auth/launch` page, carrying the session cookie
+         *     `ramp_session` they set (cookie authentication: no API key, no `Authorization` header).
+         *     It needs the `swap` scope: a session without it gets 403.
+         *
+         *     In this sandbox the page shows who is signed in and the flow, so a partner can see the
+         *     whole journey; the real flow's screens are not part of this contract. *Designed.*
+         */
+        get: operations["getSwapPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the account page
+         * @description The app page at the launch target `/account`, on the application host. A browser arrives
+         *     here from `POST /auth/launch` or the `GET /auth/launch` page, carrying the session cookie
+         *     `ramp_session` they set (cookie authentication: no API key, no `Authorization` header).
+         *     It needs no scope: any session opens it.
+         *
+         *     In this sandbox the page shows who is signed in and the flow, so a partner can see the
+         *     whole journey; the real flow's screens are not part of this contract. *Designed.*
+         */
+        get: operations["getAccountPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     order_updated: {
@@ -2120,8 +2458,9 @@ export interface webhooks {
          *     decoded from base64url (32 bytes). Canonicalize the parsed body, compute the HMAC,
          *     compare in constant time, and reject the delivery when it differs.
          *
-         *     Retries: any 2xx acknowledges. A non-2xx answer or a connection error is retried up to 3
-         *     times, 5 seconds apart; after that the delivery is abandoned and never sent later (read
+         *     Retries: any 2xx acknowledges. A non-2xx answer, a timeout or a connection error is
+         *     retried 5 seconds later, for up to 3 attempts in all (the first and 2 retries: "retried
+         *     up to 3 times" is read with the limit of 3 attempts per delivery); after that the delivery is abandoned and never sent later (read
          *     the resource's GET to recover). Deliveries can repeat and arrive out of order:
          *     deduplicate on the order `id` plus `status`, and prefer the newer `updatedAt` where the
          *     entity has one.
@@ -2153,8 +2492,9 @@ export interface webhooks {
          *     decoded from base64url (32 bytes). Canonicalize the parsed body, compute the HMAC,
          *     compare in constant time, and reject the delivery when it differs.
          *
-         *     Retries: any 2xx acknowledges. A non-2xx answer or a connection error is retried up to 3
-         *     times, 5 seconds apart; after that the delivery is abandoned and never sent later (read
+         *     Retries: any 2xx acknowledges. A non-2xx answer, a timeout or a connection error is
+         *     retried 5 seconds later, for up to 3 attempts in all (the first and 2 retries: "retried
+         *     up to 3 times" is read with the limit of 3 attempts per delivery); after that the delivery is abandoned and never sent later (read
          *     the resource's GET to recover). Deliveries can repeat and arrive out of order:
          *     deduplicate on the swap `id` plus `status`, and prefer the newer `updatedAt` where the
          *     entity has one.
@@ -2186,8 +2526,9 @@ export interface webhooks {
          *     decoded from base64url (32 bytes). Canonicalize the parsed body, compute the HMAC,
          *     compare in constant time, and reject the delivery when it differs.
          *
-         *     Retries: any 2xx acknowledges. A non-2xx answer or a connection error is retried up to 3
-         *     times, 5 seconds apart; after that the delivery is abandoned and never sent later (read
+         *     Retries: any 2xx acknowledges. A non-2xx answer, a timeout or a connection error is
+         *     retried 5 seconds later, for up to 3 attempts in all (the first and 2 retries: "retried
+         *     up to 3 times" is read with the limit of 3 attempts per delivery); after that the delivery is abandoned and never sent later (read
          *     the resource's GET to recover). Deliveries can repeat and arrive out of order:
          *     deduplicate on `customerId` plus `status`, and prefer the newer `updatedAt` where the
          *     entity has one.
@@ -2220,8 +2561,9 @@ export interface webhooks {
          *     decoded from base64url (32 bytes). Canonicalize the parsed body, compute the HMAC,
          *     compare in constant time, and reject the delivery when it differs.
          *
-         *     Retries: any 2xx acknowledges. A non-2xx answer or a connection error is retried up to 3
-         *     times, 5 seconds apart; after that the delivery is abandoned and never sent later (read
+         *     Retries: any 2xx acknowledges. A non-2xx answer, a timeout or a connection error is
+         *     retried 5 seconds later, for up to 3 attempts in all (the first and 2 retries: "retried
+         *     up to 3 times" is read with the limit of 3 attempts per delivery); after that the delivery is abandoned and never sent later (read
          *     the resource's GET to recover). Deliveries can repeat and arrive out of order:
          *     deduplicate on `customerId` plus `status`, and prefer the newer `updatedAt` where the
          *     entity has one.
@@ -2253,8 +2595,9 @@ export interface webhooks {
          *     decoded from base64url (32 bytes). Canonicalize the parsed body, compute the HMAC,
          *     compare in constant time, and reject the delivery when it differs.
          *
-         *     Retries: any 2xx acknowledges. A non-2xx answer or a connection error is retried up to 3
-         *     times, 5 seconds apart; after that the delivery is abandoned and never sent later (read
+         *     Retries: any 2xx acknowledges. A non-2xx answer, a timeout or a connection error is
+         *     retried 5 seconds later, for up to 3 attempts in all (the first and 2 retries: "retried
+         *     up to 3 times" is read with the limit of 3 attempts per delivery); after that the delivery is abandoned and never sent later (read
          *     the resource's GET to recover). Deliveries can repeat and arrive out of order:
          *     deduplicate on `organizationId` plus `status`, and prefer the newer `updatedAt` where
          *     the entity has one.
@@ -2286,8 +2629,9 @@ export interface webhooks {
          *     decoded from base64url (32 bytes). Canonicalize the parsed body, compute the HMAC,
          *     compare in constant time, and reject the delivery when it differs.
          *
-         *     Retries: any 2xx acknowledges. A non-2xx answer or a connection error is retried up to 3
-         *     times, 5 seconds apart; after that the delivery is abandoned and never sent later (read
+         *     Retries: any 2xx acknowledges. A non-2xx answer, a timeout or a connection error is
+         *     retried 5 seconds later, for up to 3 attempts in all (the first and 2 retries: "retried
+         *     up to 3 times" is read with the limit of 3 attempts per delivery); after that the delivery is abandoned and never sent later (read
          *     the resource's GET to recover). Deliveries can repeat and arrive out of order:
          *     deduplicate on `internalAccountId` plus `status`, and prefer the newer `updatedAt` where
          *     the entity has one.
@@ -2543,9 +2887,11 @@ export interface components {
         /**
          * V1CustomerStatus
          * @description Verification status of a v1 customer (the statuses are seed; their transitions are
-         *     designed). It follows the customer's KYC: `customer_pending` while KYC is `kyc_not_started`
-         *     or `kyc_proposed`, `customer_verified` once `kyc_approved`, `customer_failed` after
-         *     `kyc_rejected` (a new KYC submission returns it to `customer_pending`). Every change
+         *     designed). It follows the customer's verification (a person's KYC, a business's KYB):
+         *     `customer_verified` once approved (`kyc_approved`), `customer_failed` once denied for
+         *     good (`kyc_rejected` with `needsWork: false`; v2 `denied`), and `customer_pending`
+         *     otherwise: not started, awaiting review, or rejected with something the customer can
+         *     fix (`kyc_rejected` with `needsWork: true`). Verified and failed are final. Every change
          *     emits `customer_updated`.
          * @enum {string}
          */
@@ -2610,6 +2956,7 @@ export interface components {
          */
         V1PaginationRequest: {
             /**
+             * Format: int32
              * @description Zero-based page index. A page past the last returns empty `items`.
              * @default 0
              * @example 0
@@ -2630,9 +2977,15 @@ export interface components {
          * @description Status of a customer's v1 KYC. `kyc_proposed`, `kyc_approved` and `kyc_rejected` are the
          *     seed's; `kyc_not_started` is designed, the status before any submission. Designed
          *     transitions: a submission (`POST /ramp/customer/{customer_id}/kyc`) moves
-         *     `kyc_not_started`, `kyc_rejected` or `kyc_proposed` to `kyc_proposed`; the review moves
-         *     `kyc_proposed` to `kyc_approved` or `kyc_rejected` and emits `kyc_updated`. An approved
-         *     KYC accepts no new submission.
+         *     `kyc_not_started`, `kyc_rejected` (with `needsWork: true`) or `kyc_proposed` to
+         *     `kyc_proposed`; the review moves `kyc_proposed` to `kyc_approved` or `kyc_rejected` and
+         *     emits `kyc_updated`. An approved KYC, or one rejected for good (`needsWork: false`),
+         *     accepts no new submission.
+         *
+         *     It is the v1 reading of the one verification v2 shows (`GET /organization/{organizationId}/kyc`):
+         *     `notStarted` is `kyc_not_started`; `inProgress` is `kyc_not_started` before any submission
+         *     and `kyc_rejected` (needs work) after one; `submitted` is `kyc_proposed`; `approved` is
+         *     `kyc_approved`; `denied` is `kyc_rejected` for good.
          * @enum {string}
          */
         V1KycStatus: "kyc_not_started" | "kyc_proposed" | "kyc_approved" | "kyc_rejected";
@@ -2670,11 +3023,12 @@ export interface components {
             status: components["schemas"]["V1KycStatus"];
             /** @description True only when `status` is `kyc_approved`; kept for compatibility. Transact only when true. */
             approved: boolean;
-            /** @description Present on `kyc_rejected`; why the review rejected the submission. */
+            /** @description Present on `kyc_rejected`; why the review rejected the submission or denied the verification. */
             updateReason?: string;
             /**
              * @description Present unless approved. True when the customer must act (`kyc_not_started`,
-             *     `kyc_rejected`); false while the submission awaits review (`kyc_proposed`).
+             *     `kyc_rejected` that accepts a new submission); false while the submission awaits
+             *     review (`kyc_proposed`) and after a final rejection (`kyc_rejected`, nothing to fix).
              */
             needsWork?: boolean;
             /** @description Present when `needsWork` is true; what the customer must do or fix, for display. */
@@ -3279,9 +3633,11 @@ export interface components {
          * V1SimulateKycRequest
          * @description Sandbox only. The review outcome of the customer's pending KYC submission (designed). The
          *     KYC must be `kyc_proposed` (409 otherwise). `kyc_approved` makes the customer
-         *     `customer_verified`; `kyc_rejected` sets `updateReason`, `needsWork: true` and
-         *     `userMessage` (both from `updateReason`) and makes the customer `customer_failed`. Emits
-         *     `kyc_updated` and `customer_updated`.
+         *     `customer_verified`. `kyc_rejected` sets `updateReason`, `needsWork: true` and
+         *     `userMessage` (both from `updateReason`); the customer stays `customer_pending` and may
+         *     submit again. `kyc_rejected` with `final: true` denies the verification for good
+         *     (`needsWork: false`, no new submission) and makes the customer `customer_failed`. Emits
+         *     `kyc_updated`, and `customer_updated` when the customer's status changes.
          */
         V1SimulateKycRequest: {
             /**
@@ -3294,6 +3650,8 @@ export interface components {
              * @example The proof of address is older than three months
              */
             updateReason?: string;
+            /** @description Only with `kyc_rejected` (default false). True denies the verification for good (v2 `denied`) instead of asking for a new submission (v2 `inProgress`). */
+            final?: boolean;
         };
         /**
          * V1SimulateBankAccountRequest
@@ -3308,6 +3666,28 @@ export interface components {
              * @example true
              */
             compliant?: boolean;
+        };
+        /**
+         * V1OnboardingUrl
+         * @description Sandbox only (designed). A presigned onboarding URL for one customer, to redeem with
+         *     `POST /ramp/onboarding/bank-accounts` (deprecated). The URL is
+         *     `{app_url}/onboarding/{onboardingId}?expires={unix seconds}&signature={64 hex}`: the
+         *     signature is a one-time random secret of which the service keeps only a hash, so the URL
+         *     is the whole credential. Changing any part of it, or using it after `expiresAt`, makes it
+         *     invalid.
+         */
+        V1OnboardingUrl: {
+            /**
+             * Format: uri
+             * @example https://app.sandbox.ramp.example/onboarding/3c1f5d2e-7b8a-4c9d-a0e1-f2b3c4d5e6f7?expires=1742000000&signature=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            presignedUrl: string;
+            /**
+             * Format: date-time
+             * @description When the URL stops working (one hour after it was issued).
+             * @example 2025-03-15T00:53:20Z
+             */
+            expiresAt: string;
         };
         /**
          * V1KybStatus
@@ -3984,7 +4364,8 @@ export interface components {
             sourceAsset: components["schemas"]["Asset"];
             targetAsset: components["schemas"]["Asset"];
             /**
-             * @description The amount of `sourceAsset` to send; greater than zero, within the rail's
+             * @description The amount of `sourceAsset` to send; greater than zero, with at most the asset's
+             *     decimal places (2 for fiat, 6 for tokens; else 400 `invalid-request`), within the rail's
              *     `minAmount`/`maxAmount` (400 `amount-out-of-range`) and, for sandbox onramps, at most
              *     500 MXN (400 `sandbox-limit-exceeded`).
              */
@@ -4652,6 +5033,89 @@ export interface components {
             items: components["schemas"]["WebhookSubscription"][];
         };
         /**
+         * WebhookDeliveryStatus
+         * @description Where a delivery stands: `pending` (an attempt is due or under way; see `nextAttemptAt`),
+         *     `delivered` (an attempt was answered with a 2xx) or `abandoned` (no attempt is left, or the
+         *     receiver answered a status that ends the delivery). An abandoned delivery is never sent
+         *     again; read the object's GET to recover its state.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "abandoned";
+        /**
+         * WebhookDeliveryAttempt
+         * @description One POST of a delivery to the subscribed URL. Every attempt of a delivery sends the same
+         *     body, with the same `eventId`.
+         */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt; a delivery makes at most 3. */
+            number: number;
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When the answer (or the error) came; `null` while the attempt is under way, or when the
+             *     sending process stopped before an answer (then `error` says so).
+             */
+            finishedAt: string | null;
+            /** @description The HTTP status the receiver answered; `null` when no answer came. */
+            statusCode: number | null;
+            /**
+             * @description Why no status came, for display: a timeout, a connection error (refused, reset, TLS,
+             *     DNS), an address that production does not deliver to, or an interrupted attempt.
+             *     `null` when the receiver answered.
+             */
+            error: string | null;
+        };
+        /**
+         * WebhookDelivery
+         * @description The delivery of one event to one subscription, with every attempt made so far. A
+         *     delivery is attempted up to 3 times, 5 seconds apart (see the retry rules of the v2
+         *     webhooks).
+         */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description The delivery id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The subscription it is delivered to.
+             */
+            subscriptionId: string;
+            /**
+             * Format: uuid
+             * @description The `eventId` of the body; a re-sent event keeps its `eventId` in a new delivery.
+             */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description The attempts made so far, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending`; `null` while an attempt is under way, and once delivered or abandoned.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was created (when the event occurred, or when it was re-sent).
+             */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * WebhookDeliveryPage
+         * @description A page of one subscription's deliveries, newest first.
+         */
+        WebhookDeliveryPage: components["schemas"]["PageMeta"] & {
+            items: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
          * ApiKey
          * @description An active API key of a business organization, as listed: only the first 16 characters of
          *     the key are shown.
@@ -4759,7 +5223,7 @@ export interface components {
          * JwtIssuerRequest
          * @description Registers (or replaces) the issuer of the partner JWTs that sign users in through
          *     `/auth/token` and `/auth/launch`. Send exactly one of `jwks` (the keys inline) and
-         *     `jwksUri` (an https URL the service fetches them from); both or neither is 400
+         *     `jwksUri` (a URL the service fetches them from); both or neither is 400
          *     `validation-error`. (The schema says it with `minProperties` and `maxProperties`: with
          *     `issuer` required and no other field allowed, two properties means exactly one of the
          *     two.)
@@ -4768,20 +5232,30 @@ export interface components {
             /** @description The exact `iss` claim of the partner's JWTs. */
             issuer: string;
             jwks?: components["schemas"]["Jwks"];
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the service fetches the JWKS (a JSON object with `keys`). It must use `https` in
+             *     production; the sandbox also accepts `http` (a JWKS served by a local test server),
+             *     as for webhook URLs. The service fetches it when it is registered (a URL that does not
+             *     answer a valid JWKS within 5 seconds is `validation-error`), keeps the keys for 5
+             *     minutes, and fetches them again sooner when a JWT names a `kid` it does not hold, at
+             *     most once every 30 seconds (designed).
+             */
             jwksUri?: string;
         };
         /**
          * SimulateKycRequest
          * @description Sandbox only. Sets a personal organization's KYC as if the verification provider had
          *     decided. `approved` follows the status (true only for `approved`). Sends `kycUpdated`
-         *     when the status changes, or when `needsWork` is true.
+         *     when the status changes, or when `needsWork` is true. `needsWork` may be true only with
+         *     `notStarted` or `inProgress`, and `userMessage` is sent only with `needsWork: true`;
+         *     `submitted` → `inProgress` (the next stage) always needs work.
          */
         SimulateKycRequest: {
             status: components["schemas"]["VerificationStatus"];
             /** @default false */
             needsWork?: boolean;
-            /** @description What the customer must fix; stored with the status. */
+            /** @description What the customer must fix; stored with the status. Only with `needsWork` true. */
             userMessage?: string;
         };
         /**
@@ -4803,6 +5277,14 @@ export interface components {
              *     other amount makes the order `refunded`.
              */
             amount?: components["schemas"]["Decimal"];
+            /**
+             * @description With `true` (the default) a funded order then completes on its own about a second
+             *     later, as the real service delivers the tokens (`orderUpdated` is sent). With `false` it
+             *     stays `funded`, so the order simulator can take it down another branch (`makeClaimable`,
+             *     `fail`, `refund`, `deliver`).
+             * @default true
+             */
+            autoComplete?: boolean;
         };
         /**
          * SimulateOrderRequest
@@ -4832,8 +5314,9 @@ export interface components {
         };
         /**
          * SimulatePaymentAccountRequest
-         * @description Sandbox only. `enable` and `disable` set the account status (a disabled account cannot be
-         *     quoted or registered again). `setRailStatus` sets one direction of one rail and needs
+         * @description Sandbox only. `disable` disables the account and its rail directions (a disabled account
+         *     cannot be quoted or registered again); `enable` sends its directions back to `pending`
+         *     until the rail has verified them again. `setRailStatus` sets one direction of one rail and needs
          *     `rail`, `direction` and `status`, which no other action takes (400 `validation-error`).
          *     Sends `paymentAccountUpdated` when anything changes.
          */
@@ -4844,6 +5327,18 @@ export interface components {
             /** @enum {string} */
             direction?: "source" | "destination";
             status?: components["schemas"]["RailDirectionStatus"];
+        };
+        /**
+         * WebhookResend
+         * @description The answer of a sandbox re-send: the event, and the new deliveries made of it, one per
+         *     current subscription of the key's organization to its event type (none when there is no
+         *     such subscription).
+         */
+        WebhookResend: {
+            /** Format: uuid */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /**
          * OrderUpdatedEvent
@@ -5469,6 +5964,15 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
+        /** @description An id in the path is not a UUID (the v1 ids are all UUIDs), so it cannot name anything. */
+        V1InvalidId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
         /** @description No customer with this id among the key's direct child organizations. */
         V1CustomerNotFound: {
             headers: {
@@ -5684,6 +6188,52 @@ export interface components {
                 "application/json": components["schemas"]["LookupError"];
             };
         };
+        /**
+         * @description The signed-in page: who is signed in (`name`, `email`, the `sub` and, for a UUID `sub`, the
+         *     customer organization), the flow of the page and the scopes of the sign-in, the target's
+         *     query parameters, and a link back to the partner's `return_url` when the launch gave one.
+         *     A self-contained page (no script, no external resources).
+         */
+        AppPage: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control": "no-store";
+                /** @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`. */
+                "Content-Security-Policy": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /**
+         * @description No session: the browser sent no `ramp_session` cookie, or the session ended (30 days, or
+         *     revoked). The page says so; sign in again through `/auth/launch`.
+         */
+        AppPageSignedOut: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /**
+         * @description Signed in, but the page's flow is not among the scopes of the sign-in (a session launched
+         *     for `kyc` opening `/onramp`). The page says which scope is missing.
+         */
+        AppPageForbidden: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
     };
     parameters: {
         /**
@@ -5746,11 +6296,21 @@ export interface components {
          *     providers are returned. Only `sources` is filtered: the top-level price or rate is the
          *     same with or without `max_age`.
          *
-         *     A value that is not an integer of 0 or more (`-1`, `1.5`, `abc`, empty) is answered
-         *     with 400 and a `LookupError` body.
+         *     A value that is not an integer from 0 to 2^53 - 1 (`-1`, `1.5`, `abc`, empty) is
+         *     answered with 400 and a `LookupError` body.
          * @example 300
          */
         MaxAge: number;
+        /**
+         * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+         *     parameters are accepted; the page shows them and the flow reads those it knows.
+         * @example {
+         *       "amount": "500"
+         *     }
+         */
+        AppPageQuery: {
+            [key: string]: string;
+        };
     };
     requestBodies: never;
     headers: {
@@ -5815,6 +6375,7 @@ export type SchemaV1SimulateOrderRequest = components['schemas']['V1SimulateOrde
 export type SchemaV1SimulateSwapRequest = components['schemas']['V1SimulateSwapRequest'];
 export type SchemaV1SimulateKycRequest = components['schemas']['V1SimulateKycRequest'];
 export type SchemaV1SimulateBankAccountRequest = components['schemas']['V1SimulateBankAccountRequest'];
+export type SchemaV1OnboardingUrl = components['schemas']['V1OnboardingUrl'];
 export type SchemaV1KybStatus = components['schemas']['V1KybStatus'];
 export type SchemaV1SimulateKybRequest = components['schemas']['V1SimulateKybRequest'];
 export type SchemaV1Kyb = components['schemas']['V1Kyb'];
@@ -5906,6 +6467,10 @@ export type SchemaWebhookSubscriptionRequest = components['schemas']['WebhookSub
 export type SchemaWebhookSubscription = components['schemas']['WebhookSubscription'];
 export type SchemaWebhookSubscriptionCreated = components['schemas']['WebhookSubscriptionCreated'];
 export type SchemaWebhookSubscriptionPage = components['schemas']['WebhookSubscriptionPage'];
+export type SchemaWebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
+export type SchemaWebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
+export type SchemaWebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type SchemaApiKey = components['schemas']['ApiKey'];
 export type SchemaApiKeyCreated = components['schemas']['ApiKeyCreated'];
 export type SchemaForbiddenProblem = components['schemas']['ForbiddenProblem'];
@@ -5919,6 +6484,7 @@ export type SchemaSimulateKybRequest = components['schemas']['SimulateKybRequest
 export type SchemaSimulateDepositRequest = components['schemas']['SimulateDepositRequest'];
 export type SchemaSimulateOrderRequest = components['schemas']['SimulateOrderRequest'];
 export type SchemaSimulatePaymentAccountRequest = components['schemas']['SimulatePaymentAccountRequest'];
+export type SchemaWebhookResend = components['schemas']['WebhookResend'];
 export type SchemaOrderUpdatedEvent = components['schemas']['OrderUpdatedEvent'];
 export type SchemaPaymentAccountUpdatedEvent = components['schemas']['PaymentAccountUpdatedEvent'];
 export type SchemaKycUpdatedEvent = components['schemas']['KycUpdatedEvent'];
@@ -5948,6 +6514,7 @@ export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
 export type ResponseV1Unauthorized = components['responses']['V1Unauthorized'];
 export type ResponseV1InternalError = components['responses']['V1InternalError'];
 export type ResponseV1ListBadRequest = components['responses']['V1ListBadRequest'];
+export type ResponseV1InvalidId = components['responses']['V1InvalidId'];
 export type ResponseV1CustomerNotFound = components['responses']['V1CustomerNotFound'];
 export type ResponseV1SandboxForbidden = components['responses']['V1SandboxForbidden'];
 export type ResponseV1OrderNotFound = components['responses']['V1OrderNotFound'];
@@ -5970,6 +6537,9 @@ export type ResponseLookupBadRequest = components['responses']['LookupBadRequest
 export type ResponseLookupInternalError = components['responses']['LookupInternalError'];
 export type ResponseLookupServiceUnavailable = components['responses']['LookupServiceUnavailable'];
 export type ResponseLookupBondPricesUnavailable = components['responses']['LookupBondPricesUnavailable'];
+export type ResponseAppPage = components['responses']['AppPage'];
+export type ResponseAppPageSignedOut = components['responses']['AppPageSignedOut'];
+export type ResponseAppPageForbidden = components['responses']['AppPageForbidden'];
 export type ParameterV1OrgId = components['parameters']['V1OrgId'];
 export type ParameterV1PageNumber = components['parameters']['V1PageNumber'];
 export type ParameterV1PageSize = components['parameters']['V1PageSize'];
@@ -5981,6 +6551,7 @@ export type ParameterPageSize = components['parameters']['PageSize'];
 export type ParameterPageNumber = components['parameters']['PageNumber'];
 export type ParameterOrganizationId = components['parameters']['OrganizationId'];
 export type ParameterMaxAge = components['parameters']['MaxAge'];
+export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
 export type $defs = Record<string, never>;
@@ -6195,6 +6766,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Customer"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
             500: components["responses"]["V1InternalError"];
@@ -6288,7 +6860,7 @@ export interface operations {
             };
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
-            /** @description The KYC is already approved and accepts no new submission, or the customer is a business. */
+            /** @description The KYC is already approved or rejected for good and accepts no new submission, or the customer is a business. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6521,6 +7093,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Order"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1OrderNotFound"];
             500: components["responses"]["V1InternalError"];
@@ -6550,6 +7123,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Order"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1OrderNotFound"];
             /** @description The order is no longer `created`. */
@@ -6588,6 +7162,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Order"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1OrderNotFound"];
             /** @description The order is not an offramp in status `created`. */
@@ -6679,6 +7254,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Swap"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1SwapNotFound"];
             500: components["responses"]["V1InternalError"];
@@ -6708,6 +7284,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Swap"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1SwapNotFound"];
             /** @description The swap is no longer `created`. */
@@ -6889,6 +7466,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Wallet"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             /** @description No wallet with this id among the partner's customers. */
             404: {
@@ -7065,6 +7643,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1BankAccount"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             /** @description No bank account with this id among the partner's customers. */
             404: {
@@ -7232,6 +7811,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1WebhookSubscription"];
                 };
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             /** @description No v1 subscription with this id for the key's organization (v2 subscription ids are 404 here too). */
             404: {
@@ -7267,6 +7847,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["V1InvalidId"];
             401: components["responses"]["V1Unauthorized"];
             /** @description No v1 subscription with this id for the key's organization. */
             404: {
@@ -7413,7 +7994,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Kyc"];
                 };
             };
-            /** @description The body is not valid JSON, `status` is missing or not a review outcome, or `updateReason` is given with `kyc_approved`. */
+            /** @description The body is not valid JSON, `status` is missing or not a review outcome, or `updateReason` or `final` is given with `kyc_approved`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7425,7 +8006,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             403: components["responses"]["V1SandboxForbidden"];
             404: components["responses"]["V1CustomerNotFound"];
-            /** @description The KYC is not `kyc_proposed`, so there is no submission to review. */
+            /** @description The KYC is not `kyc_proposed` (or the customer is a business), so there is no submission to review. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7488,6 +8069,38 @@ export interface operations {
             500: components["responses"]["V1InternalError"];
         };
     };
+    v1CreateOnboardingUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer: a direct child organization of the key's organization (for an individual,
+                 *     the `sub` of the JWT that signed the person in). Any other id is 404.
+                 * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+                 */
+                customer_id: components["parameters"]["V1CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The presigned URL. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1OnboardingUrl"];
+                };
+            };
+            400: components["responses"]["V1InvalidId"];
+            401: components["responses"]["V1Unauthorized"];
+            403: components["responses"]["V1SandboxForbidden"];
+            404: components["responses"]["V1CustomerNotFound"];
+            500: components["responses"]["V1InternalError"];
+        };
+    };
     v1SimulateKyb: {
         parameters: {
             query?: never;
@@ -7537,7 +8150,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The organization is personal; KYB applies to business organizations only. */
+            /** @description The organization is personal (KYB applies to business organizations only), or the KYB cannot move to this status. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7900,7 +8513,8 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid-request` (malformed JSON, unknown enum value, non-positive amount),
+             * @description `invalid-request` (malformed JSON, unknown enum value, non-positive amount, more
+             *     decimal places than the source asset has),
              *     `validation-error` (fields missing or not taken by the route), `amount-out-of-range`
              *     (outside the rail's minimum or maximum) or `sandbox-limit-exceeded` (a sandbox onramp
              *     above 500 MXN).
@@ -8594,6 +9208,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Zero-based page index. A page past the last returns empty `items`. */
+                pageNumber?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path: {
+                /** @description The subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createApiKey: {
         parameters: {
             query?: never;
@@ -8775,7 +9424,8 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON) or `validation-error` (both or neither of `jwks` and
-             *     `jwksUri`, a private key, an http `jwksUri`, other fields malformed).
+             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` in
+             *     production, a `jwksUri` that does not answer a valid JWKS, other fields malformed).
              */
             400: {
                 headers: {
@@ -8787,6 +9437,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            /** @description `conflict`: another organization has registered this `issuer`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimitExceeded"];
@@ -8835,6 +9494,15 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            /** @description `conflict`: the KYC cannot move from its status to this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `unsupported`: the organization is a business; simulate its KYB. */
@@ -8892,6 +9560,15 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            /** @description `conflict`: the KYB cannot move from its status to this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `unsupported`: the organization is personal; simulate its KYC. */
@@ -9094,6 +9771,37 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `eventId` of a v2 event sent to the key's organization. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new deliveries; their attempts start at once, in the background. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResend"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTokenCosts: {
         parameters: {
             query?: {
@@ -9104,8 +9812,8 @@ export interface operations {
                  *     providers are returned. Only `sources` is filtered: the top-level price or rate is the
                  *     same with or without `max_age`.
                  *
-                 *     A value that is not an integer of 0 or more (`-1`, `1.5`, `abc`, empty) is answered
-                 *     with 400 and a `LookupError` body.
+                 *     A value that is not an integer from 0 to 2^53 - 1 (`-1`, `1.5`, `abc`, empty) is
+                 *     answered with 400 and a `LookupError` body.
                  * @example 300
                  */
                 max_age?: components["parameters"]["MaxAge"];
@@ -9140,8 +9848,8 @@ export interface operations {
                  *     providers are returned. Only `sources` is filtered: the top-level price or rate is the
                  *     same with or without `max_age`.
                  *
-                 *     A value that is not an integer of 0 or more (`-1`, `1.5`, `abc`, empty) is answered
-                 *     with 400 and a `LookupError` body.
+                 *     A value that is not an integer from 0 to 2^53 - 1 (`-1`, `1.5`, `abc`, empty) is
+                 *     answered with 400 and a `LookupError` body.
                  * @example 300
                  */
                 max_age?: components["parameters"]["MaxAge"];
@@ -9191,8 +9899,8 @@ export interface operations {
                  *     providers are returned. Only `sources` is filtered: the top-level price or rate is the
                  *     same with or without `max_age`.
                  *
-                 *     A value that is not an integer of 0 or more (`-1`, `1.5`, `abc`, empty) is answered
-                 *     with 400 and a `LookupError` body.
+                 *     A value that is not an integer from 0 to 2^53 - 1 (`-1`, `1.5`, `abc`, empty) is
+                 *     answered with 400 and a `LookupError` body.
                  * @example 300
                  */
                 max_age?: components["parameters"]["MaxAge"];
@@ -9226,8 +9934,8 @@ export interface operations {
                  *     providers are returned. Only `sources` is filtered: the top-level price or rate is the
                  *     same with or without `max_age`.
                  *
-                 *     A value that is not an integer of 0 or more (`-1`, `1.5`, `abc`, empty) is answered
-                 *     with 400 and a `LookupError` body.
+                 *     A value that is not an integer from 0 to 2^53 - 1 (`-1`, `1.5`, `abc`, empty) is
+                 *     answered with 400 and a `LookupError` body.
                  * @example 300
                  */
                 max_age?: components["parameters"]["MaxAge"];
@@ -9317,8 +10025,8 @@ export interface operations {
                  *     providers are returned. Only `sources` is filtered: the top-level price or rate is the
                  *     same with or without `max_age`.
                  *
-                 *     A value that is not an integer of 0 or more (`-1`, `1.5`, `abc`, empty) is answered
-                 *     with 400 and a `LookupError` body.
+                 *     A value that is not an integer from 0 to 2^53 - 1 (`-1`, `1.5`, `abc`, empty) is
+                 *     answered with 400 and a `LookupError` body.
                  * @example 300
                  */
                 max_age?: components["parameters"]["MaxAge"];
@@ -9391,6 +10099,7 @@ export interface operations {
                  * @description The embedder's origin, `scheme://host[:port]` with no path (`https://partner.example`).
                  *     Messages from any other origin are ignored and the page posts only to it. Required in
                  *     production, where it must be `https`; optional in the sandbox and on the local server.
+                 *     It may be sent as is (`?origin=https://partner.example`) or percent-encoded.
                  * @example https://partner.example
                  */
                 origin?: string;
@@ -9404,7 +10113,11 @@ export interface operations {
             /** @description The launch page; it runs the postMessage exchange described above. */
             200: {
                 headers: {
-                    /** @description `frame-ancestors <origin>` (`frame-ancestors *` when `origin` is omitted), among other directives. */
+                    /**
+                     * @description `frame-ancestors <origin>` (`frame-ancestors *` when `origin` is omitted), among
+                     *     other directives: `default-src 'none'`, the inline script allowed by its hash,
+                     *     `connect-src 'self'`.
+                     */
                     "Content-Security-Policy": string;
                     /** @description Always `no-store`. */
                     "Cache-Control": "no-store";
@@ -9455,10 +10168,21 @@ export interface operations {
                      *     the browser session) and the server ends the session after 30 days at most.
                      *
                      *     Browsers neither store nor send a `SameSite=Lax` cookie inside a cross-site
-                     *     iframe. When the launch runs in a frame (the request has
-                     *     `Sec-Fetch-Dest: iframe`, or it comes from the `GET /auth/launch` page running
-                     *     in an iframe), the cookie is `SameSite=None; Secure; Partitioned` instead, so
-                     *     an embedded launch works only over https.
+                     *     iframe. When the launch runs in a frame, the cookie is
+                     *     `SameSite=None; Secure; Partitioned` instead (CHIPS: the browser keeps it for
+                     *     the partner's site only). The server knows it from the Fetch Metadata request
+                     *     header: `Sec-Fetch-Dest: iframe` (a form POST into a frame), or
+                     *     `Sec-Fetch-Dest: empty` (the script of the `GET /auth/launch` page, which sends
+                     *     this request with `fetch` from an iframe or a popup; in a popup the partitioned
+                     *     cookie belongs to the app's own site and works the same). Any other request,
+                     *     or one without the header, gets the `SameSite=Lax` cookie. An embedded launch
+                     *     needs a secure context: https, or `http://localhost`, which browsers treat as
+                     *     secure.
+                     *
+                     *     A signed-in page opened in a frame by another site finds no cookie (a `Lax`
+                     *     cookie is not sent to a cross-site frame, a partitioned one belongs to the site
+                     *     that launched it), so the app pages can be framed by the partner without a
+                     *     `frame-ancestors` list.
                      */
                     "Set-Cookie": string;
                     /** @description Always `no-store`. */
@@ -9482,6 +10206,144 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    getKycPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 * @example {
+                 *       "amount": "500"
+                 *     }
+                 */
+                query?: components["parameters"]["AppPageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppPage"];
+            401: components["responses"]["AppPageSignedOut"];
+            403: components["responses"]["AppPageForbidden"];
+        };
+    };
+    getKybPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 * @example {
+                 *       "amount": "500"
+                 *     }
+                 */
+                query?: components["parameters"]["AppPageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppPage"];
+            401: components["responses"]["AppPageSignedOut"];
+            403: components["responses"]["AppPageForbidden"];
+        };
+    };
+    getOnrampPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 * @example {
+                 *       "amount": "500"
+                 *     }
+                 */
+                query?: components["parameters"]["AppPageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppPage"];
+            401: components["responses"]["AppPageSignedOut"];
+            403: components["responses"]["AppPageForbidden"];
+        };
+    };
+    getOfframpPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 * @example {
+                 *       "amount": "500"
+                 *     }
+                 */
+                query?: components["parameters"]["AppPageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppPage"];
+            401: components["responses"]["AppPageSignedOut"];
+            403: components["responses"]["AppPageForbidden"];
+        };
+    };
+    getSwapPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 * @example {
+                 *       "amount": "500"
+                 *     }
+                 */
+                query?: components["parameters"]["AppPageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppPage"];
+            401: components["responses"]["AppPageSignedOut"];
+            403: components["responses"]["AppPageForbidden"];
+        };
+    };
+    getAccountPage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
+                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 * @example {
+                 *       "amount": "500"
+                 *     }
+                 */
+                query?: components["parameters"]["AppPageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppPage"];
+            401: components["responses"]["AppPageSignedOut"];
+            403: components["responses"]["AppPageForbidden"];
         };
     };
     v1ReceiveOrderUpdated: {
@@ -9512,14 +10374,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9556,14 +10418,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9600,14 +10462,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9644,14 +10506,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9688,14 +10550,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9732,14 +10594,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Not acknowledged; the delivery is retried (up to 3 times, 5 seconds apart). */
+            /** @description Not acknowledged; the delivery is retried (up to 3 attempts in all, 5 seconds apart). */
             "5XX": {
                 headers: {
                     [name: string]: unknown;

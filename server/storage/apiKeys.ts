@@ -7,8 +7,14 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export function apiKeysRepository(db: Db | Tx) {
   return {
+    /** By public id. */
     find(id: string) {
       return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** By the digest of the key's `{key_id}` (domain/apiKeys.ts `keyLookup`). */
+    findByLookup(lookup: string) {
+      return db.selectFrom('api_keys').selectAll().where('lookup', '=', lookup).executeTakeFirst();
     },
 
     async insert(row: ApiKeyRow) {
@@ -25,10 +31,11 @@ export function apiKeysRepository(db: Db | Tx) {
       return Number(n);
     },
 
+    /** A page of the organization's active keys, oldest first (the contract's order). */
     async activePage(organizationId: string, page: { size: number; number: number }) {
       const query = db.selectFrom('api_keys').where('organization_id', '=', organizationId).where('revoked_at', 'is', null);
       const [items, total] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.size).offset(page.size * page.number).execute(),
+        query.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.size).offset(page.size * page.number).execute(),
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { items, total: Number(total.n) };

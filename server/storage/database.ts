@@ -45,7 +45,20 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  // Kysely prepares every query afresh, and preparing costs as much as running a short one;
+  // the same SQL text recurs on every request, so its statement is kept (a bounded set; one
+  // still iterating rows gets a fresh statement).
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement || statement.busy) {
+      statement = database.prepare(sql);
+      if (statements.size >= 500) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
 }
 

@@ -17,6 +17,21 @@ export interface NewOrganization {
   now: string;
 }
 
+function toRow(o: NewOrganization): OrganizationRow {
+  return {
+    id: o.id,
+    parent_id: o.parentId,
+    type: o.type,
+    display_name: o.displayName,
+    key_salt: o.keySalt,
+    kyb_status: o.kybStatus ?? 'notStarted',
+    kyb_approved_at: o.kybApprovedAt ?? null,
+    kyc_status: o.kycStatus ?? 'notStarted',
+    created_at: o.now,
+    updated_at: o.now,
+  };
+}
+
 export function organizationsRepository(db: Db | Tx) {
   return {
     find(id: string) {
@@ -24,20 +39,16 @@ export function organizationsRepository(db: Db | Tx) {
     },
 
     async insert(o: NewOrganization): Promise<OrganizationRow> {
-      const row: OrganizationRow = {
-        id: o.id,
-        parent_id: o.parentId,
-        type: o.type,
-        display_name: o.displayName,
-        key_salt: o.keySalt,
-        kyb_status: o.kybStatus ?? 'notStarted',
-        kyb_approved_at: o.kybApprovedAt ?? null,
-        kyc_status: o.kycStatus ?? 'notStarted',
-        created_at: o.now,
-        updated_at: o.now,
-      };
+      const row = toRow(o);
       await db.insertInto('organizations').values(row).execute();
       return row;
+    },
+
+    /** Inserts unless the id is taken (even by a concurrent insert); undefined when taken. */
+    async insertIfAbsent(o: NewOrganization): Promise<OrganizationRow | undefined> {
+      const row = toRow(o);
+      const result = await db.insertInto('organizations').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? row : undefined;
     },
 
     async rename(id: string, displayName: string, now: string) {
@@ -48,13 +59,17 @@ export function organizationsRepository(db: Db | Tx) {
       await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
     },
 
-    /** A page of a partner's children, newest first. */
-    async childrenPage(parentId: string, page: { size: number; number: number }, created?: { from?: string; to?: string }) {
+    /**
+     * A page of a partner's children, newest first (v2) or oldest first (v1), optionally
+     * created after `from` and at or before `to`: a range of the (parent_id, created_at, id)
+     * index either way.
+     */
+    async childrenPage(parentId: string, page: { size: number; number: number }, created?: { from?: string; to?: string }, order: 'desc' | 'asc' = 'desc') {
       let query = db.selectFrom('organizations').where('parent_id', '=', parentId);
       if (created?.from) query = query.where('created_at', '>', created.from);
       if (created?.to) query = query.where('created_at', '<=', created.to);
       const [items, total] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.size).offset(page.size * page.number).execute(),
+        query.selectAll().orderBy('created_at', order).orderBy('id', order).limit(page.size).offset(page.size * page.number).execute(),
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { items, total: Number(total.n) };

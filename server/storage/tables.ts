@@ -16,7 +16,10 @@ export interface OrganizationsTable {
 }
 
 export interface ApiKeysTable {
+  /** Public id (uuid) to list and delete the key by; not part of the key. */
   id: string;
+  /** SHA-256 of the key's `{key_id}` segment, which is secret and never stored. */
+  lookup: string;
   organization_id: string;
   env: 'sand' | 'prod';
   hash: string;
@@ -38,10 +41,300 @@ export interface EventsTable {
   occurred_at: string;
 }
 
+export interface PaymentAccountsTable {
+  id: string;
+  organization_id: string;
+  kind: string;
+  clabe: string;
+  memo: string | null;
+  account_holder_name: string;
+  tax_id: string;
+  status: string;
+  /** JSON: the rails map as the contract shows it (`{"spei": {"destination": "pending", ...}}`). */
+  rails: string;
+  /** When the rail's verification of pending directions completes (a job makes them ready). */
+  verify_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WalletsTable {
+  id: string;
+  organization_id: string;
+  address: string;
+  blockchain: string;
+  custody: string;
+  signer_public_key: string | null;
+  created_at: string;
+}
+
+export interface QuotesTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  source_asset: string;
+  target_asset: string;
+  source_amount: string;
+  target_amount: string;
+  rate: string;
+  fee: string;
+  rail: string | null;
+  payment_account_id: string | null;
+  wallet_address: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  organization_id: string;
+  quote_id: string;
+  type: string;
+  status: string;
+  source_asset: string;
+  target_asset: string;
+  source_amount: string;
+  target_amount: string;
+  payment_account_id: string | null;
+  wallet_address: string | null;
+  blockchain: string | null;
+  /** JSON FundingInstructions, as the order shows them. */
+  funding_instructions: string | null;
+  /** A `created` order still unfunded then is canceled. */
+  funding_deadline: string | null;
+  authorization_id: string | null;
+  authorization_message: string | null;
+  authorization_expires_at: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  /** JSON ClaimPreparation of a claimable order. */
+  claim: string | null;
+  /** When a funded order completes on its own (a job). */
+  settle_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** v1 wallets (030-money-v1). `partner_id` is the customer's parent, for partner-wide lists. */
+export interface V1WalletsTable {
+  id: string;
+  partner_id: string;
+  customer_id: string;
+  address: string;
+  blockchain: 'solana' | 'stellar';
+  custody: 'external' | 'embedded';
+  signer_public_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface V1BankAccountsTable {
+  id: string;
+  partner_id: string;
+  customer_id: string;
+  clabe: string;
+  account_label: string;
+  currency: string;
+  role: string;
+  status: string;
+  /** 0 or 1 (one type on both engines). */
+  compliant: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface V1OrdersTable {
+  id: string;
+  partner_id: string;
+  customer_id: string;
+  type: 'onramp' | 'offramp';
+  status: string;
+  source_amount: string;
+  target_amount: string | null;
+  token: string;
+  blockchain: 'solana' | 'stellar';
+  wallet_id: string | null;
+  wallet_address: string;
+  bank_account_id: string | null;
+  deposit_clabe: string | null;
+  confirmed_tx_signature: string | null;
+  burn_transaction: string | null;
+  /** 0 or 1: the burn transaction expired before it was signed. */
+  transaction_expired: number;
+  approval_message_id: string | null;
+  approval_message: string | null;
+  approval_summary: string | null;
+  /** When the next automatic step (token delivery, end of the reversal window) is due. */
+  due_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface V1SwapsTable {
+  id: string;
+  partner_id: string;
+  customer_id: string;
+  wallet_id: string;
+  blockchain: 'solana' | 'stellar';
+  status: string;
+  source_token: string;
+  target_token: string;
+  source_amount: string;
+  send_transaction: string;
+  transaction_expired: number;
+  send_transaction_hash: string | null;
+  receive_transaction_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Presigned onboarding URLs (deprecated v1 onboarding); only a hash of the signature is kept. */
+export interface V1OnboardingLinksTable {
+  id: string;
+  partner_id: string;
+  customer_id: string;
+  signature_hash: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface WebhookSubscriptionsTable {
+  id: string;
+  /** v1 and v2 subscriptions are apart: each receives its own surface's events only. */
+  surface: 'v1' | 'v2';
+  /** The key's organization (the partner): it receives its own and its customers' events. */
+  organization_id: string;
+  event_type: string;
+  url: string;
+  /** base64url of the 32-byte HMAC key; shown once, kept to sign deliveries. */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  status: 'pending' | 'delivered' | 'abandoned';
+  /** Attempts claimed so far (1 to 3). */
+  attempts: number;
+  /** When the next attempt is due (while one is in flight: when its lease ends); null once done. */
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  number: number;
+  started_at: string;
+  finished_at: string | null;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** Partner sign-in (migration 050): issuers, remembered JWT ids, sign-ins, token hashes. */
+export interface JwtIssuersTable {
+  organization_id: string;
+  issuer: string;
+  /** JSON of an inline JWKS, or null when `jwks_uri` is set. */
+  jwks: string | null;
+  jwks_uri: string | null;
+  /** The JWKS last fetched from `jwks_uri` (JSON) and when. */
+  fetched_jwks: string | null;
+  fetched_at: string | null;
+  /** Last fetch attempt, successful or not: refetches are at most one per 30 s across processes. */
+  fetch_attempted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuthAssertionsTable {
+  issuer: string;
+  /** `jti:<value>` or `nonce:<value>`. */
+  value: string;
+  expires_at: string;
+}
+
+export interface AuthGrantsTable {
+  id: string;
+  partner_id: string;
+  issuer: string;
+  subject: string;
+  /** The customer organization of a UUID `sub`; null for a non-UUID one. */
+  customer_id: string | null;
+  email: string;
+  name: string;
+  picture: string | null;
+  /** Space-separated scopes. */
+  scope: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AuthTokensTable {
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  hash: string;
+  kind: 'access' | 'refresh' | 'session';
+  grant_id: string;
+  /** Sessions: where the app sends the person back to. */
+  return_url: string | null;
+  created_at: string;
+  expires_at: string;
+  /** Refresh tokens: when it was consumed. */
+  used_at: string | null;
+}
+
+export interface VerificationsTable {
+  organization_id: string;
+  /** `kyc` (a person) or `kyb` (a business); the status is on the organization row. */
+  kind: 'kyc' | 'kyb';
+  /** 1 when the customer must fix or add something (`userMessage` says what). */
+  needs_work: number;
+  user_message: string | null;
+  /** v1 `updateReason`: why the review sent the submission back or denied it. */
+  update_reason: string | null;
+  /** JSON: the requirements the current verification stage added (KycRequirement[]). */
+  requirements: string | null;
+  /** JSON: the last accepted submission, as sent. */
+  submission: string | null;
+  submission_surface: 'v1' | 'v2' | null;
+  submitted_at: string | null;
+  updated_at: string;
+}
+
+/** One fixed window of one rate-limit bucket (`reads:{organizationId}`); old windows are deleted as new ones open. */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  /** Unix seconds at which the window opened. */
+  window_start: number;
+  count: number;
+}
+
 export interface Tables {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
+  verifications: VerificationsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  payment_accounts: PaymentAccountsTable;
+  wallets: WalletsTable;
+  quotes: QuotesTable;
+  orders: OrdersTable;
+  v1_wallets: V1WalletsTable;
+  v1_bank_accounts: V1BankAccountsTable;
+  v1_orders: V1OrdersTable;
+  v1_swaps: V1SwapsTable;
+  v1_onboarding_links: V1OnboardingLinksTable;
+  jwt_issuers: JwtIssuersTable;
+  auth_assertions: AuthAssertionsTable;
+  auth_grants: AuthGrantsTable;
+  auth_tokens: AuthTokensTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type { Generated };

@@ -55,15 +55,22 @@ async function freshPostgres(adminUrl: string) {
   };
 }
 
-export async function startTestServer(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    /** A PostgreSQL database another test server made: shared as it is, never dropped by this one. */
+    databaseUrl?: string;
+  } = {},
+): Promise<TestServer> {
   contract ??= loadContract();
   const partnerId = crypto.randomUUID();
   const production = options.env?.RAMP_ENV === 'production';
   const key = formatApiKey(production ? 'prod' : 'sand', newKeyId(), partnerId);
-  const database = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : undefined;
+  const database = options.databaseUrl === undefined && process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : undefined;
   const config: Config = {
     ...readConfig({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: key, RAMP_JOB_INTERVAL_MS: '50', ...options.env }),
-    databaseUrl: database?.url,
+    databaseUrl: options.databaseUrl ?? database?.url,
   };
   const logs: string[] = [];
   const sink = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
@@ -75,7 +82,10 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const jobs = startJobs(services, config.jobIntervalMs);
   const server = createApp(services, handlers).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const direct = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // npm run test:prism: the tests reach the server through Prism's validating proxy.
+  const front = process.env.RAMP_TEST_PRISM === '1' ? await (await import('../contract/prism-front.ts')).prismInFront(direct) : undefined;
+  const url = front?.url ?? direct;
   return {
     url,
     key,
@@ -99,6 +109,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
       return Object.assign(response, { json_: json, text_: text });
     },
     async close() {
+      await front?.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await jobs.stop();

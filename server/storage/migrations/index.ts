@@ -4,9 +4,23 @@
  */
 import type { Migration } from 'kysely';
 import * as m001 from './001-organizations-and-keys.ts';
+import * as m002 from './002-api-key-ids.ts';
 import * as m003 from './003-events.ts';
+import * as m005 from './005-webhooks.ts';
+import * as m010 from './010-money-v2.ts';
+import * as m020 from './020-verification.ts';
+import * as m030 from './030-money-v1.ts';
+import * as m050 from './050-auth.ts';
+import * as m090 from './090-rate-limits.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
+  '002-api-key-ids': m002,
   '003-events': m003,
+  '005-webhooks': m005,
+  '010-money-v2': m010,
+  '020-verification': m020,
+  '030-money-v1': m030,
+  '050-auth': m050,
+  '090-rate-limits': m090,
 };

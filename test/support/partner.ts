@@ -1,0 +1,93 @@
+/**
+ * A partner that signs its users in: its own key pair, a JWKS, and JWTs signed with its key
+ * (by default valid for the test server: registered issuer, right audience, fresh jti).
+ */
+import { randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import type { TestServer } from './server.ts';
+
+export const jwtBearer = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+export interface PartnerKey {
+  alg: 'ES256' | 'RS256' | 'EdDSA';
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+export async function newKey(alg: PartnerKey['alg'] = 'ES256', kid = `key-${randomUUID().slice(0, 8)}`): Promise<PartnerKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, use: 'sig', alg };
+  return { alg, kid, privateKey, publicJwk };
+}
+
+export type Claims = Record<string, unknown>;
+
+export class Partner {
+  readonly issuer = `https://auth.partner-${randomUUID().slice(0, 8)}.example`;
+  constructor(
+    readonly server: TestServer,
+    public key: PartnerKey,
+    /** The partner's API key (defaults to the test server's partner). */
+    readonly apiKey: string = server.key,
+  ) {}
+
+  static async create(server: TestServer, apiKey?: string) {
+    return new Partner(server, await newKey(), apiKey);
+  }
+
+  get audience() {
+    return `${this.server.services.config.baseUrl}/auth/token`;
+  }
+
+  /** Registers the issuer with the key inline. */
+  async register(keys: JWK[] = [this.key.publicJwk]) {
+    const response = await this.server.call('PUT', '/jwt_issuer', { key: this.apiKey, body: { issuer: this.issuer, jwks: { keys } } });
+    if (response.status !== 200) throw new Error(`register: ${response.status} ${response.text_}`);
+    return response;
+  }
+
+  /** Claims a valid sign-in carries, now by the server's clock. */
+  claims(overrides: Claims = {}): Claims {
+    const now = Math.floor(this.server.services.clock.now().getTime() / 1000);
+    const claims: Claims = {
+      iss: this.issuer,
+      sub: randomUUID(),
+      aud: this.audience,
+      scope: 'kyc onramp',
+      jti: randomUUID(),
+      iat: now,
+      exp: now + 120,
+      email: 'ana.lopez@example.com',
+      name: 'Ana López',
+      ...overrides,
+    };
+    for (const [k, v] of Object.entries(claims)) if (v === undefined) delete claims[k];
+    return claims;
+  }
+
+  /** A JWT signed with the partner's key (or `key`); `undefined` in overrides drops a claim. */
+  async sign(overrides: Claims = {}, options: { key?: PartnerKey; header?: Record<string, unknown> } = {}): Promise<string> {
+    const key = options.key ?? this.key;
+    return new SignJWT(this.claims(overrides))
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...options.header } as never)
+      .sign(key.privateKey);
+  }
+}
+
+/** A hand-made JWT with any header and signature (for `alg: none`, HMAC, …). */
+export function rawJwt(header: Record<string, unknown>, claims: Claims, signature: Buffer | string = ''): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const sig = typeof signature === 'string' ? signature : signature.toString('base64url');
+  return `${part(header)}.${part(claims)}.${sig}`;
+}
+
+/** POST /auth/token, form-urlencoded as RFC 6749 says (or JSON). */
+export async function tokenRequest(server: TestServer, fields: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
+  if (options.json) return server.call('POST', '/auth/token', { key: null, body: fields, headers: options.headers });
+  return server.call('POST', '/auth/token', {
+    key: null,
+    raw: new URLSearchParams(fields).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers },
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Storage for repository tests on the real engine: a fresh embedded database in a folder of
+ * its own, or, with DATABASE_URL set, a fresh PostgreSQL database dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import { openStorage, type Storage } from '../../server/storage/database.ts';
+
+export interface TestDatabase {
+  engine: 'sqlite' | 'postgres';
+  /** Opens the storage (runs every migration) on this database. */
+  open(): Promise<Storage>;
+  /** Runs only these migrations, as an older server would have. */
+  migrateOnly(migrations: Record<string, Migration>): Promise<Kysely<any>>;
+  drop(): Promise<void>;
+}
+
+export async function testDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ramp-storage-'));
+    return {
+      engine: 'sqlite',
+      open: () => openStorage({ dataDir }),
+      async migrateOnly(migrations) {
+        const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(join(dataDir, 'ramp.sqlite')) }) });
+        await migrate(db, migrations);
+        return db;
+      },
+      async drop() {
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `ramp_storage_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    engine: 'postgres',
+    open: () => openStorage({ databaseUrl: url.toString() }),
+    async migrateOnly(migrations) {
+      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) });
+      await migrate(db, migrations);
+      return db;
+    },
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+async function migrate(db: Kysely<any>, migrations: Record<string, Migration>) {
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+  if (error) throw error;
+}
