@@ -1,0 +1,19 @@
+/** v1 swaps (`/ramp/swap…`). */
+import { presentV1Swap } from '../../domain/v1/presenters.ts';
+import { createV1Swap, getV1Swap, regenerateV1SwapTransaction } from '../../domain/v1/swaps.ts';
+import type { Handler } from '../types.ts';
+
+export const v1CreateSwap: Handler<'v1CreateSwap'> = async ({ services, caller, body }) => ({
+  status: 201,
+  body: presentV1Swap(await createV1Swap(services, caller, body)),
+});
+
+export const v1GetSwap: Handler<'v1GetSwap'> = async ({ services, caller, params }) => ({
+  status: 200,
+  body: presentV1Swap(await getV1Swap(services, caller, params.id)),
+});
+
+export const v1RegenerateSwapTransaction: Handler<'v1RegenerateSwapTransaction'> = async ({ services, caller, params }) => ({
+  status: 200,
+  body: presentV1Swap(await regenerateV1SwapTransaction(services, caller, params.id)),
+});

@@ -1,0 +1,120 @@
+/**
+ * The v1 state machines as tables: for every (from, to) pair of statuses, the ones the seed
+ * draws (part 3) are allowed and every other is refused; for every (status, event) pair the
+ * event leads where the table says, or is a 409 `conflict`.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  canMoveBankAccount,
+  initialBankAccountStatus,
+  isBankAccountUsable,
+  v1BankAccountStatuses,
+} from '../../server/domain/v1/bankAccountMachine.ts';
+import {
+  canMoveOrder,
+  nextOrderStatus,
+  orderEventTarget,
+  v1OrderStatuses,
+  type V1OrderEvent,
+  type V1OrderStatus,
+  type V1OrderType,
+} from '../../server/domain/v1/orderMachine.ts';
+import { assertFundsReceivable, canMoveSwap, nextSwapStatus, v1SwapStatuses, type V1SwapEvent } from '../../server/domain/v1/swapMachine.ts';
+import { Problem } from '../../server/problems.ts';
+
+/** The seed's arrows, written out independently of the module under test. */
+const seedOrderArrows: Record<V1OrderType, string[]> = {
+  onramp: ['created>funded', 'funded>completed', 'created>failed', 'funded>refunded', 'created>canceled'],
+  offramp: ['created>funded', 'funded>completed', 'completed>finalized', 'created>failed', 'funded>failed', 'created>canceled'],
+};
+
+const orderEvents: Record<V1OrderType, Record<string, V1OrderStatus>> = {
+  onramp: {
+    'created:depositReceived': 'funded',
+    'funded:tokensDelivered': 'completed',
+    'funded:depositMismatch': 'refunded',
+    'created:fail': 'failed',
+    'created:cancel': 'canceled',
+  },
+  offramp: {
+    'created:burnConfirmed': 'funded',
+    'funded:fiatSent': 'completed',
+    'completed:reversalWindowPassed': 'finalized',
+    'created:fail': 'failed',
+    'funded:fail': 'failed',
+    'created:cancel': 'canceled',
+  },
+};
+
+const allOrderEvents: V1OrderEvent[] = ['depositReceived', 'depositMismatch', 'tokensDelivered', 'burnConfirmed', 'fiatSent', 'reversalWindowPassed', 'fail', 'cancel'];
+
+describe.each(['onramp', 'offramp'] as const)('v1 %s order machine', (type) => {
+  const pairs = v1OrderStatuses.flatMap((from) => v1OrderStatuses.map((to) => [from, to] as const));
+
+  it.each(pairs)(`%s → %s is allowed exactly when the seed draws it`, (from, to) => {
+    expect(canMoveOrder(type, from, to)).toBe(seedOrderArrows[type].includes(`${from}>${to}`));
+  });
+
+  const steps = v1OrderStatuses.flatMap((from) => allOrderEvents.map((event) => [from, event] as const));
+
+  it.each(steps)(`in %s, %s applies as the table says or is a 409`, (from, event) => {
+    const expected = orderEvents[type][`${from}:${event}`];
+    expect(orderEventTarget(type, from, event)).toBe(expected);
+    if (expected) {
+      expect(nextOrderStatus(type, from, event)).toBe(expected);
+      expect(seedOrderArrows[type]).toContain(`${from}>${expected}`);
+    } else {
+      expect(() => nextOrderStatus(type, from, event)).toThrow(Problem);
+      try {
+        nextOrderStatus(type, from, event, 'custom message');
+      } catch (error) {
+        expect(error).toMatchObject({ slug: 'conflict', detail: 'custom message' });
+      }
+    }
+  });
+
+  it('leaves the terminal statuses only by no arrow', () => {
+    const terminal = type === 'onramp' ? ['completed', 'failed', 'canceled', 'refunded'] : ['finalized', 'failed', 'canceled'];
+    for (const from of terminal) for (const to of v1OrderStatuses) expect(canMoveOrder(type, from as V1OrderStatus, to)).toBe(false);
+  });
+});
+
+describe('v1 swap machine', () => {
+  const arrows = ['created>funded', 'funded>completed', 'created>failed', 'funded>failed'];
+  const pairs = v1SwapStatuses.flatMap((from) => v1SwapStatuses.map((to) => [from, to] as const));
+
+  it.each(pairs)('%s → %s is allowed exactly when the seed draws it', (from, to) => {
+    expect(canMoveSwap(from, to)).toBe(arrows.includes(`${from}>${to}`));
+  });
+
+  const events: Record<string, string> = { 'created:sendConfirmed': 'funded', 'funded:delivered': 'completed', 'created:fail': 'failed', 'funded:fail': 'failed' };
+  const steps = v1SwapStatuses.flatMap((from) => (['sendConfirmed', 'delivered', 'fail'] as V1SwapEvent[]).map((event) => [from, event] as const));
+
+  it.each(steps)('in %s, %s applies as the table says or is a 409', (from, event) => {
+    const expected = events[`${from}:${event}`];
+    if (expected) expect(nextSwapStatus(from, event)).toBe(expected);
+    else expect(() => nextSwapStatus(from, event)).toThrow(expect.objectContaining({ slug: 'conflict' }));
+  });
+
+  it.each(v1SwapStatuses)('funds_received is accepted only while funded (%s)', (status) => {
+    if (status === 'funded') expect(() => assertFundsReceivable(status)).not.toThrow();
+    else expect(() => assertFundsReceivable(status)).toThrow(expect.objectContaining({ slug: 'conflict' }));
+  });
+});
+
+describe('v1 bank account statuses', () => {
+  const pairs = v1BankAccountStatuses.flatMap((from) => v1BankAccountStatuses.map((to) => [from, to] as const));
+
+  it.each(pairs)('%s → %s is a change exactly when the status differs', (from, to) => {
+    expect(canMoveBankAccount(from, to)).toBe(from !== to);
+  });
+
+  it('starts pending and is usable only when active and compliant', () => {
+    expect(initialBankAccountStatus).toBe('bank_account_pending');
+    for (const status of v1BankAccountStatuses) {
+      for (const compliant of [true, false]) {
+        expect(isBankAccountUsable({ status, compliant })).toBe(status === 'bank_account_active' && compliant);
+      }
+    }
+  });
+});

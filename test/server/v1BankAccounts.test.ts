@@ -1,0 +1,223 @@
+/**
+ * v1 bank accounts over HTTP: registration by CLABE, `compliant` from the customer's
+ * verification, status changes with `bank_account_updated`, duplicates, scoping, and the
+ * deprecated onboarding URL redemption.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { count, createCustomer, manualClock, newClabe, otherPartner, v1Events } from '../support/v1Money.ts';
+
+const clock = manualClock();
+let server: TestServer;
+let approved: string;
+let unapproved: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ clock });
+  approved = await createCustomer(server, { approved: true });
+  unapproved = await createCustomer(server);
+});
+afterAll(() => server.close());
+beforeEach(() => clock.advance(1000));
+
+const register = (body: Record<string, unknown>, key?: string) => server.call('POST', '/ramp/bank-account', { body: { currency: 'MXN', ...body }, ...(key ? { key } : {}) });
+const setStatus = (id: string, body: Record<string, unknown>, key?: string) =>
+  server.call('POST', `/sandbox/ramp/bank-account/${id}/status`, { body, ...(key ? { key } : {}) });
+const get = async (id: string) => (await server.call('GET', `/ramp/bank-account/${id}`)).json_;
+
+describe('v1 bank accounts', () => {
+  it('start pending, compliant when the customer\'s KYC is approved, labeled by bank and last digits by default', async () => {
+    const clabe = newClabe('012');
+    const response = await register({ customerId: approved, clabe });
+    expect(response.status).toBe(201);
+    expect(response.json_).toEqual({
+      accountLabel: `BBVA ****${clabe.slice(-4)}`,
+      compliant: true,
+      currency: 'MXN',
+      internalAccountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      organizationId: approved,
+      role: 'owner',
+      status: 'bank_account_pending',
+      clabe,
+      createdAt: clock.now().toISOString(),
+    });
+    expect(await get(response.json_.internalAccountId)).toEqual(response.json_);
+    // Registration is not a status change: no webhook.
+    expect(await v1Events(server, 'bank_account_updated', response.json_.internalAccountId)).toEqual([]);
+  });
+
+  it('are not compliant while the customer\'s KYC is not approved, and keep a given label', async () => {
+    const response = await register({ customerId: unapproved, clabe: newClabe('002'), accountLabel: 'Nómina' });
+    expect(response.json_).toMatchObject({ compliant: false, accountLabel: 'Nómina', status: 'bank_account_pending' });
+  });
+
+  it('emit bank_account_updated on each status change only, carrying the account as its GET returns it', async () => {
+    const { internalAccountId: id } = (await register({ customerId: unapproved, clabe: newClabe() })).json_;
+    const steps: [Record<string, unknown>, string[]][] = [
+      [{ status: 'bank_account_awaiting_deposit_verification' }, ['bank_account_awaiting_deposit_verification']],
+      [{ status: 'bank_account_awaiting_deposit_verification' }, ['bank_account_awaiting_deposit_verification']],
+      [{ status: 'bank_account_awaiting_deposit_verification', compliant: true }, ['bank_account_awaiting_deposit_verification']],
+      [{ status: 'bank_account_active' }, ['bank_account_awaiting_deposit_verification', 'bank_account_active']],
+      [{ status: 'bank_account_inactive', compliant: false }, ['bank_account_awaiting_deposit_verification', 'bank_account_active', 'bank_account_inactive']],
+      [{ status: 'bank_account_pending' }, ['bank_account_awaiting_deposit_verification', 'bank_account_active', 'bank_account_inactive', 'bank_account_pending']],
+    ];
+    for (const [body, statuses] of steps) {
+      clock.advance(1000);
+      const response = await setStatus(id, body);
+      expect(response.status).toBe(200);
+      expect(response.json_.status).toBe(body.status);
+      const events = await v1Events(server, 'bank_account_updated', id);
+      expect(events.map((e) => e.entity.status)).toEqual(statuses);
+      expect(events.at(-1)).toMatchObject({ partnerId: server.partnerId, organizationId: unapproved });
+    }
+    // compliant changed alone (step 3) without an event, and the last event is the GET.
+    const events = await v1Events(server, 'bank_account_updated', id);
+    expect(events[1]!.entity.compliant).toBe(true);
+    expect(events.at(-1)!.entity).toEqual(await get(id));
+    expect((await get(id)).compliant).toBe(false);
+  });
+
+  it('refuse a CLABE with a wrong check digit', async () => {
+    const clabe = newClabe();
+    const wrong = clabe.slice(0, 17) + String((Number(clabe[17]) + 1) % 10);
+    const before = await count(server, 'v1_bank_accounts');
+    const response = await register({ customerId: approved, clabe: wrong });
+    expect(response.status).toBe(400);
+    expect(response.json_).toEqual({ error: 'Invalid CLABE: The CLABE check digit is wrong.' });
+    expect(await count(server, 'v1_bank_accounts')).toBe(before);
+  });
+
+  it('refuse a CLABE that is not 18 digits, and an unknown currency', async () => {
+    for (const body of [{ customerId: approved, clabe: '01218000123456789' }, { customerId: approved, clabe: newClabe(), currency: 'USD' }]) {
+      const response = await register(body);
+      expect(response.status).toBe(400);
+      expect(response.json_).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('refuse a CLABE registered already, by the customer or by another organization (of any partner)', async () => {
+    const clabe = newClabe();
+    expect((await register({ customerId: approved, clabe })).status).toBe(201);
+    const before = await count(server, 'v1_bank_accounts');
+    const again = await register({ customerId: approved, clabe });
+    expect(again.status).toBe(409);
+    expect(again.json_).toEqual({ error: 'Bank account already registered' });
+    const elsewhere = await register({ customerId: unapproved, clabe });
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.json_).toEqual({ error: 'Bank account is registered to another organization' });
+    const other = await otherPartner(server);
+    const theirs = await createCustomer(server, { parentId: other.partnerId });
+    const foreign = await register({ customerId: theirs, clabe }, other.key);
+    expect(foreign.status).toBe(409);
+    expect(foreign.json_).toEqual({ error: 'Bank account is registered to another organization' });
+    expect(await count(server, 'v1_bank_accounts')).toBe(before);
+  });
+
+  it('keep one registration of a CLABE sent many times at once', async () => {
+    const clabe = newClabe();
+    const responses = await Promise.all(Array.from({ length: 6 }, () => register({ customerId: approved, clabe })));
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+  });
+
+  it('are not found by another partner, for reading or for a status change', async () => {
+    const { internalAccountId: id } = (await register({ customerId: approved, clabe: newClabe() })).json_;
+    const other = await otherPartner(server);
+    for (const response of [await server.call('GET', `/ramp/bank-account/${id}`, { key: other.key }), await setStatus(id, { status: 'bank_account_active' }, other.key)]) {
+      expect(response.status).toBe(404);
+      expect(response.json_).toEqual({ error: 'Bank account not found' });
+    }
+    expect((await get(id)).status).toBe('bank_account_pending');
+    const foreign = await register({ customerId: approved, clabe: newClabe() }, other.key);
+    expect(foreign.status).toBe(404);
+    expect(foreign.json_).toEqual({ error: 'Customer not found' });
+  });
+
+  it('refuse a status that is not a bank account status', async () => {
+    const { internalAccountId: id } = (await register({ customerId: approved, clabe: newClabe() })).json_;
+    const response = await setStatus(id, { status: 'bank_account_verified' });
+    expect(response.status).toBe(400);
+    expect(response.json_).toEqual({ error: expect.any(String) });
+    expect((await get(id)).status).toBe('bank_account_pending');
+  });
+});
+
+describe('the deprecated onboarding redemption', () => {
+  let customer: string;
+  let accounts: any[];
+  beforeAll(async () => {
+    customer = await createCustomer(server, { approved: true });
+    accounts = [];
+    for (const bank of ['012', '002']) {
+      clock.advance(1000);
+      accounts.push((await register({ customerId: customer, clabe: newClabe(bank) })).json_);
+    }
+  });
+
+  const issue = async () => {
+    const response = await server.call('POST', `/sandbox/ramp/customer/${customer}/onboarding`);
+    expect(response.status).toBe(201);
+    return response.json_ as { presignedUrl: string; expiresAt: string };
+  };
+  const redeem = (presignedUrl: unknown) => server.call('POST', '/ramp/onboarding/bank-accounts', { key: null, body: { presignedUrl } });
+
+  it('answers the customer\'s bank accounts, oldest first, to anyone holding the presigned URL', async () => {
+    const { presignedUrl, expiresAt } = await issue();
+    const url = new URL(presignedUrl);
+    expect(`${url.origin}${url.pathname}`).toMatch(new RegExp(`^${server.services.config.appUrl}/onboarding/[0-9a-f-]{36}$`));
+    expect(Number(url.searchParams.get('expires')) * 1000).toBe(Date.parse(expiresAt));
+    expect(Date.parse(expiresAt) - clock.now().getTime()).toBe(3600_000);
+    expect(url.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
+    const response = await redeem(presignedUrl);
+    expect(response.status).toBe(200);
+    expect(response.json_).toEqual({ bank_accounts: accounts });
+    // The signature itself is not stored.
+    const stored = await server.services.storage.db.selectFrom('v1_onboarding_links').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(url.searchParams.get('signature'));
+  });
+
+  it('refuses with 401 a URL with any part changed, not issued, or expired', async () => {
+    const { presignedUrl } = await issue();
+    const url = new URL(presignedUrl);
+    const changed = (f: (u: URL) => void) => {
+      const copy = new URL(presignedUrl);
+      f(copy);
+      return copy.toString();
+    };
+    const signature = url.searchParams.get('signature')!;
+    const bad = [
+      changed((u) => u.searchParams.set('signature', (signature[0] === 'a' ? 'b' : 'a') + signature.slice(1))),
+      changed((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))),
+      changed((u) => u.searchParams.delete('signature')),
+      changed((u) => (u.pathname = `/onboarding/${crypto.randomUUID()}`)),
+      changed((u) => (u.host = 'evil.example')),
+      'https://app.sandbox.ramp.example/onboarding/3c1f5d2e-7b8a-4c9d-a0e1-f2b3c4d5e6f7?expires=1742000000&signature=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    ];
+    for (const candidate of bad) {
+      const response = await redeem(candidate);
+      expect(response.status, candidate).toBe(401);
+      expect(response.json_).toEqual({ error: 'Invalid or expired presigned URL' });
+    }
+    expect((await redeem(presignedUrl)).status).toBe(200);
+    clock.advance(3600_000);
+    const expired = await redeem(presignedUrl);
+    expect(expired.status).toBe(401);
+    expect(expired.json_).toEqual({ error: 'Invalid or expired presigned URL' });
+  });
+
+  it('refuses a body without a URL with 400', async () => {
+    for (const body of [{}, { presignedUrl: 'not a url' }]) {
+      const response = await server.call('POST', '/ramp/onboarding/bank-accounts', { key: null, body });
+      expect(response.status).toBe(400);
+      expect(response.json_).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('issues URLs only for the key\'s own customers', async () => {
+    const other = await otherPartner(server);
+    const before = await count(server, 'v1_onboarding_links');
+    const response = await server.call('POST', `/sandbox/ramp/customer/${customer}/onboarding`, { key: other.key });
+    expect(response.status).toBe(404);
+    expect(response.json_).toEqual({ error: 'Customer not found' });
+    expect(await count(server, 'v1_onboarding_links')).toBe(before);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The v1 POST lists of orders, wallets and bank accounts: oldest first, the page envelope
+ * with a followable `next` on the configured base URL, the seed's exact pageSize messages,
+ * date filters (fromDate exclusive, toDate inclusive), and the customer-scoped variants.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { createBankAccount, createCustomer, manualClock, otherPartner, randomSolanaAddress } from '../support/v1Money.ts';
+
+const baseUrl = 'https://api.sandbox.ramp.test/v';
+const clock = manualClock('2026-01-10T00:00:00.000Z');
+let server: TestServer;
+let alice: string;
+let bob: string;
+/** Creation times and ids of what was made, per list. */
+const made: Record<'orders' | 'wallets' | 'bank-accounts', { id: string; customerId: string; createdAt: string }[]> = { orders: [], wallets: [], 'bank-accounts': [] };
+
+const idOf = (item: any) => item.id ?? item.internalAccountId;
+const ownerOf = (item: any) => item.customerId ?? item.organizationId;
+
+beforeAll(async () => {
+  server = await startTestServer({ clock, env: { RAMP_BASE_URL: baseUrl } });
+  alice = await createCustomer(server, { approved: true });
+  bob = await createCustomer(server, { approved: true });
+  for (let i = 0; i < 7; i++) {
+    const customerId = i % 3 === 2 ? bob : alice;
+    clock.advance(60_000);
+    const body = { customerId, custody: 'external', blockchain: 'solana', address: randomSolanaAddress() };
+    const wallet = (await server.call('POST', '/ramp/wallet', { body })).json_;
+    made.wallets.push({ id: wallet.id, customerId, createdAt: wallet.createdAt });
+    clock.advance(60_000);
+    const account = await createBankAccount(server, customerId);
+    made['bank-accounts'].push({ id: account.internalAccountId, customerId, createdAt: account.createdAt });
+    clock.advance(60_000);
+    const order = (await server.call('POST', '/ramp/order', { body: { customerId, type: 'onramp', sourceAmount: `${100 + i}.00`, walletId: wallet.id, token: 'CETES' } })).json_;
+    made.orders.push({ id: order.id, customerId, createdAt: order.createdAt });
+  }
+});
+afterAll(() => server.close());
+
+/** POSTs to a `next` URL: the path and query under the server instead of the configured base URL. */
+const follow = (next: string, body?: unknown) => server.call('POST', next.slice(baseUrl.length), body === undefined ? {} : { body });
+
+describe.each(['orders', 'wallets', 'bank-accounts'] as const)('POST /ramp/%s', (what) => {
+  const path = `/ramp/${what}`;
+
+  it('answers the first page with defaults for an empty body, oldest first', async () => {
+    for (const options of [{}, { body: {} }]) {
+      const response = await server.call('POST', path, options);
+      expect(response.status).toBe(200);
+      expect(response.json_).toMatchObject({ pageNumber: 0, pageSize: 30, totalItems: 7, totalPages: 1, next: null });
+      expect(response.json_.items.map(idOf)).toEqual(made[what].map((m) => m.id));
+    }
+  });
+
+  it('pages with a next link on the base URL that gives the next page when followed with the same body', async () => {
+    const body = { pageSize: 3 };
+    const first = await server.call('POST', path, { body });
+    expect(first.json_).toMatchObject({ pageNumber: 0, pageSize: 3, totalItems: 7, totalPages: 3, next: `${baseUrl}${path}?pageNumber=1&pageSize=3` });
+    const seen = [...first.json_.items];
+    let next = first.json_.next;
+    while (next) {
+      const page = await follow(next, body);
+      expect(page.status).toBe(200);
+      seen.push(...page.json_.items);
+      next = page.json_.next;
+    }
+    expect(seen.map(idOf)).toEqual(made[what].map((m) => m.id));
+    // The query overrides the body, so even an empty body follows.
+    expect((await follow(`${baseUrl}${path}?pageNumber=2&pageSize=3`)).json_.items.map(idOf)).toEqual([made[what][6]!.id]);
+  });
+
+  it('answers empty items past the last page', async () => {
+    const response = await server.call('POST', path, { body: { pageNumber: 5, pageSize: 3 } });
+    expect(response.json_).toMatchObject({ items: [], pageNumber: 5, totalItems: 7, totalPages: 3, next: null });
+  });
+
+  it('keeps items created after fromDate and at or before toDate', async () => {
+    const all = made[what];
+    const filters = { fromDate: all[1]!.createdAt, toDate: all[4]!.createdAt };
+    const response = await server.call('POST', path, { body: { filters } });
+    expect(response.json_.items.map(idOf)).toEqual(all.slice(2, 5).map((m) => m.id));
+    expect(response.json_.totalItems).toBe(3);
+    const open = await server.call('POST', path, { body: { filters: { fromDate: all[5]!.createdAt } } });
+    expect(open.json_.items.map(idOf)).toEqual([all[6]!.id]);
+    // A zone offset names the same instant.
+    const shifted = new Date(Date.parse(all[5]!.createdAt)).toISOString().replace('Z', '+00:00');
+    expect((await server.call('POST', path, { body: { filters: { fromDate: shifted } } })).json_.totalItems).toBe(1);
+    expect((await server.call('POST', path, { body: { filters: null } })).json_.totalItems).toBe(7);
+  });
+
+  it.each([
+    [{ pageSize: 101 }, '', 'You can only request 100 items at a time'],
+    [{ pageSize: 0 }, '', 'Page size must be greater than 0'],
+    [{}, '?pageSize=101', 'You can only request 100 items at a time'],
+    [{ pageSize: 10 }, '?pageSize=0', 'Page size must be greater than 0'],
+  ])('refuses pageSize out of range with the seed\'s message (%j %s)', async (body, query, error) => {
+    const response = await server.call('POST', `${path}${query}`, { body });
+    expect(response.status).toBe(400);
+    expect(response.json_).toEqual({ error });
+  });
+
+  it('refuses malformed JSON, filters without fromDate, a date that is not ISO 8601 and a negative page', async () => {
+    const malformed = await server.call('POST', path, { raw: '{"pageSize":', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json_).toEqual({ error: expect.any(String) });
+    for (const body of [{ filters: { toDate: '2026-01-01T00:00:00Z' } }, { filters: { fromDate: 'yesterday' } }, { pageNumber: -1 }]) {
+      const response = await server.call('POST', path, { body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.json_).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('lists one customer with /ramp/customer/{id}/…, with its own next links', async () => {
+    const bobs = made[what].filter((m) => m.customerId === bob);
+    const response = await server.call('POST', `/ramp/customer/${bob}/${what}`, { body: { pageSize: 1 } });
+    expect(response.status).toBe(200);
+    expect(response.json_).toMatchObject({ totalItems: bobs.length, totalPages: bobs.length, next: `${baseUrl}/ramp/customer/${bob}/${what}?pageNumber=1&pageSize=1` });
+    const second = await follow(response.json_.next, { pageSize: 1 });
+    expect([...response.json_.items, ...second.json_.items].map(idOf)).toEqual(bobs.map((m) => m.id));
+    for (const item of second.json_.items) expect(ownerOf(item)).toBe(bob);
+  });
+
+  it('answers 404 in the v1 shape for a customer who is not a direct child of the key\'s organization', async () => {
+    const grandchild = await createCustomer(server, { parentId: alice });
+    const other = await otherPartner(server);
+    for (const [customer, key] of [[crypto.randomUUID(), undefined], [grandchild, undefined], [alice, other.key], [server.partnerId, undefined]] as const) {
+      const response = await server.call('POST', `/ramp/customer/${customer}/${what}`, { body: {}, ...(key ? { key } : {}) });
+      expect(response.status).toBe(404);
+      expect(response.json_).toEqual({ error: 'Customer not found' });
+    }
+  });
+
+  it('shows another partner none of these', async () => {
+    const other = await otherPartner(server);
+    const response = await server.call('POST', path, { key: other.key, body: {} });
+    expect(response.json_).toMatchObject({ items: [], totalItems: 0, next: null });
+  });
+});
+
+describe('list queries', () => {
+  it('use the creation-time indexes (SQLite plan)', async () => {
+    if (server.services.storage.engine !== 'sqlite') return;
+    const { sql } = await import('kysely');
+    for (const [table, index] of [
+      ['v1_orders', 'v1_orders_partner_created'],
+      ['v1_wallets', 'v1_wallets_partner_created'],
+      ['v1_bank_accounts', 'v1_bank_accounts_partner_created'],
+    ]) {
+      const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT * FROM ${sql.table(table!)} WHERE partner_id = ${server.partnerId} AND created_at > '2026' ORDER BY created_at, id LIMIT 30`.execute(server.services.storage.db);
+      expect(plan.rows.map((r) => r.detail).join(' ')).toContain(index);
+    }
+  });
+});
+

@@ -1,0 +1,409 @@
+/**
+ * v1 onramp and offramp orders over HTTP, through every branch of their state machines
+ * (seed part 3), with the `order_updated` events in the outbox, and every refusal with its
+ * documented status and body, storing nothing.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clabeProblem } from '../../server/domain/clabe.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import {
+  count,
+  createBankAccount,
+  createCustomer,
+  createWallet,
+  manualClock,
+  otherPartner,
+  solanaAddress,
+  stellarAddress,
+  v1Events,
+} from '../support/v1Money.ts';
+
+const clock = manualClock();
+let server: TestServer;
+let customer: string;
+let wallet: any;
+let embedded: any;
+let bank: any;
+
+beforeAll(async () => {
+  server = await startTestServer({ clock, env: { RAMP_V1_DELIVERY_SECONDS: '2', RAMP_V1_REVERSAL_WINDOW_SECONDS: '30' } });
+  customer = await createCustomer(server, { approved: true });
+  wallet = await createWallet(server, customer);
+  embedded = await createWallet(server, customer, 'embedded');
+  bank = await createBankAccount(server, customer);
+});
+afterAll(() => server.close());
+beforeEach(() => clock.advance(1000));
+
+const onramp = (o: Record<string, unknown> = {}) => ({ customerId: customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES', ...o });
+const offramp = (o: Record<string, unknown> = {}) => ({ customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: bank.internalAccountId, walletId: wallet.id, token: 'CETES', ...o });
+
+async function create(body: Record<string, unknown>) {
+  const response = await server.call('POST', '/ramp/order', { body });
+  expect(response.status, response.text_).toBe(201);
+  return response.json_;
+}
+
+const get = async (id: string) => (await server.call('GET', `/ramp/order/${id}`)).json_;
+/** Each simulated step a second after the last, so events and updatedAt are ordered. */
+const later = () => clock.advance(1000);
+const simulate = (id: string, action: string) => (later(), server.call('POST', `/sandbox/ramp/order/${id}/simulate`, { body: { action } }));
+const fiatReceived = (orderId: string, amount?: string) => (later(), server.call('POST', '/ramp/order/fiat_received', { body: { orderId, ...(amount ? { amount } : {}) } }));
+
+/** Each event carries the order exactly as its GET returned it then; the last one equals the GET now. */
+async function expectEvents(id: string, statuses: string[]) {
+  const events = await v1Events(server, 'order_updated', id);
+  expect(events.map((e) => e.entity.status)).toEqual(statuses);
+  for (const e of events) expect(e).toMatchObject({ partnerId: server.partnerId, organizationId: customer });
+  if (events.length) expect(events.at(-1)!.entity).toEqual(await get(id));
+  return events;
+}
+
+describe('a v1 onramp', () => {
+  it('is created with a deposit CLABE and no webhook, funded by the deposit, completed with the delivery signature', async () => {
+    const order = await create(onramp());
+    expect(order).toMatchObject({ customerId: customer, type: 'onramp', status: 'created', sourceAmount: '250.00', token: 'CETES' });
+    expect(clabeProblem(order.depositClabe)).toBeUndefined();
+    expect(Number(order.targetAmount)).toBeGreaterThan(0);
+    expect(order.targetAmount).toMatch(/^[0-9]+\.[0-9]{6}$/);
+    for (const absent of ['confirmedTxSignature', 'burnTransaction', 'approval']) expect(order).not.toHaveProperty(absent);
+    await expectEvents(order.id, []);
+
+    const funded = await fiatReceived(order.id);
+    expect(funded.status).toBe(200);
+    expect(funded.json_).toMatchObject({ status: 'funded', depositClabe: order.depositClabe });
+    expect(funded.json_).not.toHaveProperty('confirmedTxSignature');
+    await expectEvents(order.id, ['funded']);
+
+    const completed = await simulate(order.id, 'tokensDelivered');
+    expect(completed.status).toBe(200);
+    expect(completed.json_.status).toBe('completed');
+    expect(completed.json_.confirmedTxSignature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,88}$/);
+    const events = await expectEvents(order.id, ['funded', 'completed']);
+    expect(events[0]!.entity.updatedAt < events[1]!.entity.updatedAt).toBe(true);
+  });
+
+  it('receives its tokens on its own once the delivery time has passed after the deposit', async () => {
+    const order = await create(onramp({ walletId: undefined, walletAddress: stellarAddress }));
+    await fiatReceived(order.id);
+    clock.advance(1900);
+    await server.jobs.tick();
+    expect((await get(order.id)).status).toBe('funded');
+    clock.advance(200);
+    await server.jobs.tick();
+    const completed = await get(order.id);
+    expect(completed.status).toBe('completed');
+    // A Stellar destination gets a Stellar transaction hash.
+    expect(completed.confirmedTxSignature).toMatch(/^[0-9a-f]{64}$/);
+    await expectEvents(order.id, ['funded', 'completed']);
+    await server.jobs.tick();
+    await expectEvents(order.id, ['funded', 'completed']);
+  });
+
+  it('is funded and then refunded when the deposit does not match, with two webhooks', async () => {
+    const order = await create(onramp());
+    const refunded = await fiatReceived(order.id, '200.00');
+    expect(refunded.status).toBe(200);
+    expect(refunded.json_.status).toBe('refunded');
+    const events = await v1Events(server, 'order_updated', order.id);
+    expect(events.map((e) => e.entity.status)).toEqual(['funded', 'refunded']);
+    expect(events[1]!.entity).toEqual(await get(order.id));
+    // Nothing is delivered for a refunded order, and nothing more can happen to it.
+    clock.advance(60_000);
+    await server.jobs.tick();
+    expect((await get(order.id)).status).toBe('refunded');
+    for (const action of ['tokensDelivered', 'fail']) expect((await simulate(order.id, action)).status).toBe(409);
+    expect((await v1Events(server, 'order_updated', order.id)).length).toBe(2);
+  });
+
+  it('takes a deposit of the same amount written differently as matching', async () => {
+    const order = await create(onramp({ sourceAmount: '300.5' }));
+    expect((await fiatReceived(order.id, '300.50')).json_.status).toBe('funded');
+  });
+
+  it('fails from created, and then accepts no deposit', async () => {
+    const order = await create(onramp());
+    const failed = await simulate(order.id, 'fail');
+    expect(failed.status).toBe(200);
+    expect(failed.json_.status).toBe('failed');
+    await expectEvents(order.id, ['failed']);
+    const deposit = await fiatReceived(order.id);
+    expect(deposit.status).toBe(409);
+    expect(deposit.json_).toEqual({ error: 'Order is not an onramp awaiting its deposit' });
+  });
+
+  it('cannot fail once funded (a mismatch is refunded instead) nor be canceled', async () => {
+    const order = await create(onramp());
+    await fiatReceived(order.id);
+    const fail = await simulate(order.id, 'fail');
+    expect(fail.status).toBe(409);
+    expect(fail.json_).toEqual({ error: 'Action fail does not apply to an onramp order in status funded' });
+    const cancel = await server.call('POST', `/ramp/order/${order.id}/cancel`);
+    expect(cancel.status).toBe(409);
+    expect(cancel.json_).toEqual({ error: 'Order can only be canceled while created' });
+    await expectEvents(order.id, ['funded']);
+  });
+
+  it('is canceled while created, once', async () => {
+    const order = await create(onramp());
+    const canceled = await server.call('POST', `/ramp/order/${order.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.json_.status).toBe('canceled');
+    await expectEvents(order.id, ['canceled']);
+    const again = await server.call('POST', `/ramp/order/${order.id}/cancel`);
+    expect(again.status).toBe(409);
+    expect((await fiatReceived(order.id)).status).toBe(409);
+    await expectEvents(order.id, ['canceled']);
+  });
+
+  it('refuses the offramp-only actions and a regenerated transaction', async () => {
+    const order = await create(onramp());
+    for (const action of ['burnConfirmed', 'fiatSent', 'reversalWindowPassed', 'expireTransaction', 'tokensDelivered']) {
+      const response = await simulate(order.id, action);
+      expect(response.status, action).toBe(409);
+      expect(response.json_).toEqual({ error: `Action ${action} does not apply to an onramp order in status created` });
+    }
+    const regenerate = await server.call('POST', `/ramp/order/${order.id}/regenerate_tx`);
+    expect(regenerate.status).toBe(409);
+    expect(regenerate.json_).toEqual({ error: 'Only offramp orders have a burn transaction' });
+    expect(await get(order.id)).toEqual(order);
+    await expectEvents(order.id, []);
+  });
+});
+
+describe('a v1 offramp', () => {
+  it('carries a burn transaction, is funded by its confirmation, completed by the payout, finalized when the reversal window passes', async () => {
+    const order = await create(offramp());
+    expect(order).toMatchObject({ type: 'offramp', status: 'created', sourceAmount: '100.000000' });
+    expect(order.targetAmount).toMatch(/^[0-9]+\.[0-9]{2}$/);
+    expect(Buffer.from(order.burnTransaction, 'base64').length).toBeGreaterThan(64);
+    for (const absent of ['depositClabe', 'confirmedTxSignature', 'approval']) expect(order).not.toHaveProperty(absent);
+
+    expect((await simulate(order.id, 'burnConfirmed')).json_.status).toBe('funded');
+    expect((await simulate(order.id, 'fiatSent')).json_.status).toBe('completed');
+    await expectEvents(order.id, ['funded', 'completed']);
+
+    clock.advance(29_000);
+    await server.jobs.tick();
+    expect((await get(order.id)).status).toBe('completed');
+    clock.advance(1_000);
+    await server.jobs.tick();
+    const finalized = await get(order.id);
+    expect(finalized.status).toBe('finalized');
+    expect(finalized.burnTransaction).toBe(order.burnTransaction);
+    await expectEvents(order.id, ['funded', 'completed', 'finalized']);
+    expect((await simulate(order.id, 'reversalWindowPassed')).status).toBe(409);
+  });
+
+  it('is finalized at once by reversalWindowPassed, and not again by the job', async () => {
+    const order = await create(offramp());
+    await simulate(order.id, 'burnConfirmed');
+    await simulate(order.id, 'fiatSent');
+    expect((await simulate(order.id, 'reversalWindowPassed')).json_.status).toBe('finalized');
+    clock.advance(60_000);
+    await server.jobs.tick();
+    await expectEvents(order.id, ['funded', 'completed', 'finalized']);
+  });
+
+  it('from an embedded wallet awaits the owner\'s approval while created, renewed with the transaction', async () => {
+    const order = await create(offramp({ walletId: embedded.id }));
+    expect(order.approval).toEqual({
+      approvalMessageId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      approvalMessage: `Approve order ${order.id}: sell 100.000000 CETES for ${order.targetAmount} MXN to CLABE ${bank.clabe}`,
+      summary: `Sell 100.000000 CETES for ${order.targetAmount} MXN to BBVA ****${bank.clabe.slice(-4)}`,
+    });
+    clock.advance(1000);
+    const regenerated = await server.call('POST', `/ramp/order/${order.id}/regenerate_tx`);
+    expect(regenerated.status).toBe(200);
+    expect(regenerated.json_.burnTransaction).not.toBe(order.burnTransaction);
+    expect(regenerated.json_.approval.approvalMessageId).not.toBe(order.approval.approvalMessageId);
+    expect(regenerated.json_.updatedAt > order.updatedAt).toBe(true);
+    expect(await get(order.id)).toEqual(regenerated.json_);
+    await expectEvents(order.id, []);
+
+    const funded = await simulate(order.id, 'burnConfirmed');
+    expect(funded.json_.status).toBe('funded');
+    expect(funded.json_).not.toHaveProperty('approval');
+    await expectEvents(order.id, ['funded']);
+  });
+
+  it('cannot be confirmed with an expired transaction until it is regenerated', async () => {
+    const order = await create(offramp());
+    const expired = await simulate(order.id, 'expireTransaction');
+    expect(expired.status).toBe(200);
+    expect(expired.json_).toEqual(order);
+    const burn = await simulate(order.id, 'burnConfirmed');
+    expect(burn.status).toBe(409);
+    expect(burn.json_).toEqual({ error: 'The burn transaction has expired; regenerate it first' });
+    await expectEvents(order.id, []);
+    const fresh = await server.call('POST', `/ramp/order/${order.id}/regenerate_tx`);
+    expect(fresh.json_.burnTransaction).not.toBe(order.burnTransaction);
+    expect((await simulate(order.id, 'burnConfirmed')).json_.status).toBe('funded');
+    const late = await server.call('POST', `/ramp/order/${order.id}/regenerate_tx`);
+    expect(late.status).toBe(409);
+    expect(late.json_).toEqual({ error: 'The transaction can only be regenerated while the order is created' });
+    expect((await simulate(order.id, 'expireTransaction')).status).toBe(409);
+  });
+
+  it('fails from created', async () => {
+    const order = await create(offramp());
+    expect((await simulate(order.id, 'fail')).json_.status).toBe('failed');
+    await expectEvents(order.id, ['failed']);
+    expect((await simulate(order.id, 'burnConfirmed')).status).toBe(409);
+  });
+
+  it('fails from funded, and then cannot be canceled', async () => {
+    const order = await create(offramp());
+    await simulate(order.id, 'burnConfirmed');
+    expect((await server.call('POST', `/ramp/order/${order.id}/cancel`)).status).toBe(409);
+    expect((await simulate(order.id, 'fail')).json_.status).toBe('failed');
+    await expectEvents(order.id, ['funded', 'failed']);
+  });
+
+  it('is canceled while created, and then takes no confirmation', async () => {
+    const order = await create(offramp({ walletId: embedded.id }));
+    const canceled = await server.call('POST', `/ramp/order/${order.id}/cancel`);
+    expect(canceled.json_.status).toBe('canceled');
+    expect(canceled.json_).not.toHaveProperty('approval');
+    expect((await simulate(order.id, 'burnConfirmed')).status).toBe(409);
+    await expectEvents(order.id, ['canceled']);
+  });
+
+  it('refuses a deposit and the onramp-only actions', async () => {
+    const order = await create(offramp());
+    expect((await fiatReceived(order.id)).status).toBe(409);
+    for (const action of ['tokensDelivered', 'fiatSent', 'reversalWindowPassed']) expect((await simulate(order.id, action)).status, action).toBe(409);
+    await expectEvents(order.id, []);
+  });
+});
+
+describe('v1 order transitions under concurrency', () => {
+  it('apply one deposit of many sent at once: one 200, the rest 409, one event', async () => {
+    const order = await create(onramp());
+    later();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => server.call('POST', '/ramp/order/fiat_received', { body: { orderId: order.id } })));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    await expectEvents(order.id, ['funded']);
+  });
+
+  it('let a cancel and a deposit racing leave exactly one of them applied', async () => {
+    const order = await create(onramp());
+    later();
+    const [cancel, deposit] = await Promise.all([server.call('POST', `/ramp/order/${order.id}/cancel`), server.call('POST', '/ramp/order/fiat_received', { body: { orderId: order.id } })]);
+    expect([cancel.status, deposit.status].sort()).toEqual([200, 409]);
+    const events = await v1Events(server, 'order_updated', order.id);
+    expect(events.length).toBe(1);
+    expect(events[0]!.entity.status).toBe(cancel.status === 200 ? 'canceled' : 'funded');
+  });
+});
+
+describe('v1 order creation refuses', () => {
+  let unapproved: string;
+  let otherCustomer: string;
+  let otherWallet: any;
+  let otherBank: any;
+  beforeAll(async () => {
+    unapproved = await createCustomer(server);
+    otherCustomer = await createCustomer(server, { approved: true });
+    otherWallet = await createWallet(server, otherCustomer);
+    otherBank = await createBankAccount(server, otherCustomer);
+  });
+
+  const cases: [string, () => Record<string, unknown>, number, string][] = [
+    ['both walletId and walletAddress', () => onramp({ walletAddress: solanaAddress }), 400, 'Exactly one of walletId or walletAddress is required'],
+    ['neither walletId nor walletAddress', () => onramp({ walletId: undefined }), 400, 'Exactly one of walletId or walletAddress is required'],
+    ['a zero amount', () => onramp({ sourceAmount: '0' }), 400, 'sourceAmount must be greater than 0'],
+    ['a negative amount', () => offramp({ sourceAmount: '-5.00' }), 400, 'sourceAmount must be greater than 0'],
+    ['an unknown token', () => onramp({ token: 'XYZ' }), 400, 'Unknown token XYZ'],
+    ['an offramp without bank account', () => offramp({ bankAccountId: undefined }), 400, 'bankAccountId is required for an offramp'],
+    ['an unknown customer', () => onramp({ customerId: crypto.randomUUID() }), 404, 'Customer not found'],
+    ['another customer\'s wallet', () => onramp({ walletId: otherWallet.id }), 404, 'Wallet not found'],
+    ['another customer\'s bank account', () => offramp({ bankAccountId: otherBank.internalAccountId }), 404, 'Bank account not found'],
+    ['a customer whose KYC is not approved', () => onramp({ customerId: unapproved, walletId: undefined, walletAddress: solanaAddress }), 409, 'Customer KYC is not approved'],
+  ];
+
+  it.each(cases)('%s', async (_name, body, status, error) => {
+    const before = await count(server, 'v1_orders');
+    const response = await server.call('POST', '/ramp/order', { body: body() });
+    expect(response.status).toBe(status);
+    expect(response.json_).toEqual({ error });
+    expect(await count(server, 'v1_orders')).toBe(before);
+  });
+
+  it('an offramp to a bank account not active, or active but not compliant', async () => {
+    const pending = await createBankAccount(server, customer, { usable: false });
+    const notCompliant = await createBankAccount(server, customer, { usable: false });
+    await server.call('POST', `/sandbox/ramp/bank-account/${notCompliant.internalAccountId}/status`, { body: { status: 'bank_account_active', compliant: false } });
+    const before = await count(server, 'v1_orders');
+    for (const account of [pending, notCompliant]) {
+      const response = await server.call('POST', '/ramp/order', { body: offramp({ bankAccountId: account.internalAccountId }) });
+      expect(response.status).toBe(409);
+      expect(response.json_).toEqual({ error: 'Bank account is not active and compliant' });
+    }
+    expect(await count(server, 'v1_orders')).toBe(before);
+  });
+
+  it('a body the contract refuses, in the v1 error shape', async () => {
+    const before = await count(server, 'v1_orders');
+    for (const body of [{ ...onramp(), type: 'swap' }, { ...onramp(), sourceAmount: '2,50' }, { customerId: customer }]) {
+      const response = await server.call('POST', '/ramp/order', { body });
+      expect(response.status).toBe(400);
+      expect(response.json_).toEqual({ error: expect.any(String) });
+    }
+    const malformed = await server.call('POST', '/ramp/order', { raw: '{"customerId":', headers: { 'Content-Type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json_).toEqual({ error: expect.any(String) });
+    expect(await count(server, 'v1_orders')).toBe(before);
+  });
+
+  it('a customer who is not a direct child of the key\'s organization', async () => {
+    const grandchild = await createCustomer(server, { parentId: customer, approved: true });
+    const other = await otherPartner(server);
+    const strangers = await createCustomer(server, { parentId: other.partnerId, approved: true });
+    for (const customerId of [grandchild, strangers, server.partnerId]) {
+      const response = await server.call('POST', '/ramp/order', { body: onramp({ customerId, walletId: undefined, walletAddress: solanaAddress }) });
+      expect(response.status).toBe(404);
+      expect(response.json_).toEqual({ error: 'Customer not found' });
+    }
+  });
+});
+
+describe('v1 orders of another partner', () => {
+  it('are not found, and cannot be canceled, regenerated or simulated', async () => {
+    const order = await create(offramp());
+    const other = await otherPartner(server);
+    const attempts = [
+      server.call('GET', `/ramp/order/${order.id}`, { key: other.key }),
+      server.call('POST', `/ramp/order/${order.id}/cancel`, { key: other.key }),
+      server.call('POST', `/ramp/order/${order.id}/regenerate_tx`, { key: other.key }),
+      server.call('POST', `/sandbox/ramp/order/${order.id}/simulate`, { key: other.key, body: { action: 'burnConfirmed' } }),
+      server.call('POST', '/ramp/order/fiat_received', { key: other.key, body: { orderId: order.id } }),
+    ];
+    for (const response of await Promise.all(attempts)) {
+      expect(response.status).toBe(404);
+      expect(response.json_).toEqual({ error: 'Order not found' });
+    }
+    expect(await get(order.id)).toEqual(order);
+    await expectEvents(order.id, []);
+  });
+
+  it('an unknown order id is 404 too', async () => {
+    const response = await server.call('GET', `/ramp/order/${crypto.randomUUID()}`);
+    expect(response.status).toBe(404);
+    expect(response.json_).toEqual({ error: 'Order not found' });
+  });
+});
+
+describe('v1 sandbox simulation input', () => {
+  it('refuses an unknown action and a non-positive deposit with 400, changing nothing', async () => {
+    const order = await create(onramp());
+    const unknown = await simulate(order.id, 'teleport');
+    expect(unknown.status).toBe(400);
+    expect(unknown.json_).toEqual({ error: expect.any(String) });
+    const zero = await fiatReceived(order.id, '0');
+    expect(zero.status).toBe(400);
+    expect(zero.json_).toEqual({ error: 'amount must be greater than 0' });
+    expect(await get(order.id)).toEqual(order);
+    await expectEvents(order.id, []);
+  });
+});

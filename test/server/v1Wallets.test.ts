@@ -1,0 +1,102 @@
+/** v1 wallets over HTTP: custody rules, chains, duplicates and scoping. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fitsChain } from '../../server/domain/v1/chain.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { count, createCustomer, otherPartner, randomSolanaAddress, signerPublicKey, solanaAddress, stellarAddress } from '../support/v1Money.ts';
+
+let server: TestServer;
+let customer: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  customer = await createCustomer(server);
+});
+afterAll(() => server.close());
+
+const register = (body: Record<string, unknown>, key?: string) => server.call('POST', '/ramp/wallet', { body: { customerId: customer, ...body }, ...(key ? { key } : {}) });
+
+describe('v1 wallets', () => {
+  it.each([
+    ['solana', solanaAddress],
+    ['stellar', stellarAddress],
+  ])('register an external %s wallet by address, readable by its GET', async (blockchain, address) => {
+    const response = await register({ custody: 'external', blockchain, address });
+    expect(response.status).toBe(201);
+    expect(response.json_).toEqual({
+      id: expect.any(String),
+      customerId: customer,
+      address,
+      blockchain,
+      custody: 'external',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect((await server.call('GET', `/ramp/wallet/${response.json_.id}`)).json_).toEqual(response.json_);
+  });
+
+  it.each(['solana', 'stellar'] as const)('register an embedded %s wallet, its address assigned by the service', async (blockchain) => {
+    const response = await register({ custody: 'embedded', blockchain, signerPublicKey });
+    expect(response.status).toBe(201);
+    expect(response.json_).toMatchObject({ custody: 'embedded', blockchain, signerPublicKey });
+    expect(fitsChain(response.json_.address, blockchain)).toBe(true);
+    // Wallets need no verified customer: the customer here is not approved.
+  });
+
+  it('refuse the same address twice for a customer and chain, but not for another customer', async () => {
+    const address = randomSolanaAddress();
+    expect((await register({ custody: 'external', blockchain: 'solana', address })).status).toBe(201);
+    const before = await count(server, 'v1_wallets');
+    const again = await register({ custody: 'external', blockchain: 'solana', address });
+    expect(again.status).toBe(409);
+    expect(again.json_).toEqual({ error: 'Wallet already registered' });
+    expect(await count(server, 'v1_wallets')).toBe(before);
+    const other = await createCustomer(server);
+    expect((await register({ customerId: other, custody: 'external', blockchain: 'solana', address })).status).toBe(201);
+  });
+
+  it('keep one registration when the same address arrives many times at once', async () => {
+    const address = randomSolanaAddress();
+    const responses = await Promise.all(Array.from({ length: 8 }, () => register({ custody: 'external', blockchain: 'solana', address })));
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  const refusals: [string, Record<string, unknown>, string][] = [
+    ['an external wallet without address', { custody: 'external', blockchain: 'solana' }, 'address is required for an external wallet'],
+    ['an external wallet with a signer key', { custody: 'external', blockchain: 'solana', address: solanaAddress, signerPublicKey }, 'signerPublicKey is only allowed for an embedded wallet'],
+    ['an embedded wallet without signer key', { custody: 'embedded', blockchain: 'solana' }, 'signerPublicKey is required for an embedded wallet'],
+    ['an embedded wallet with an address', { custody: 'embedded', blockchain: 'stellar', address: stellarAddress, signerPublicKey }, 'address is not allowed for an embedded wallet; the service assigns it'],
+    ['a Stellar address on Solana', { custody: 'external', blockchain: 'solana', address: stellarAddress }, 'address is not a valid solana address'],
+    ['a Solana address on Stellar', { custody: 'external', blockchain: 'stellar', address: solanaAddress }, 'address is not a valid stellar address'],
+    ['a Stellar address with a wrong checksum', { custody: 'external', blockchain: 'stellar', address: `${stellarAddress.slice(0, -1)}6` }, 'address is not a valid stellar address'],
+    ['a signer key off the curve', { custody: 'embedded', blockchain: 'solana', signerPublicKey: `04${'11'.repeat(64)}` }, 'signerPublicKey is not a P-256 public key'],
+  ];
+
+  it.each(refusals)('refuse %s with 400', async (_name, body, error) => {
+    const before = await count(server, 'v1_wallets');
+    const response = await register(body);
+    expect(response.status).toBe(400);
+    expect(response.json_).toEqual({ error });
+    expect(await count(server, 'v1_wallets')).toBe(before);
+  });
+
+  it('refuse a chain or custody the contract does not know', async () => {
+    for (const body of [{ custody: 'external', blockchain: 'ethereum', address: solanaAddress }, { custody: 'custodial', blockchain: 'solana', address: solanaAddress }]) {
+      const response = await register(body);
+      expect(response.status).toBe(400);
+      expect(response.json_).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('are only the key\'s customers\': another partner gets 404 for the customer and the wallet', async () => {
+    const created = await register({ custody: 'external', blockchain: 'solana', address: randomSolanaAddress() });
+    const other = await otherPartner(server);
+    const before = await count(server, 'v1_wallets');
+    const foreign = await register({ custody: 'external', blockchain: 'solana', address: solanaAddress }, other.key);
+    expect(foreign.status).toBe(404);
+    expect(foreign.json_).toEqual({ error: 'Customer not found' });
+    expect(await count(server, 'v1_wallets')).toBe(before);
+    const read = await server.call('GET', `/ramp/wallet/${created.json_.id}`, { key: other.key });
+    expect(read.status).toBe(404);
+    expect(read.json_).toEqual({ error: 'Wallet not found' });
+  });
+});
