@@ -1,0 +1,9 @@
+/** Quotes (domain/quotes.ts). */
+import { createQuote as quote } from '../../domain/quotes.ts';
+import { actFor } from '../../domain/scope.ts';
+import type { Handler } from '../types.ts';
+
+export const createQuote: Handler<'createQuote'> = async ({ params, body, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  return { status: 201, body: await quote(services, organization, body) };
+};

@@ -1,0 +1,15 @@
+/** Wallets: registration and listing (domain/wallets.ts). */
+import { v2Page } from '../../domain/pagination.ts';
+import { actFor } from '../../domain/scope.ts';
+import { createWallet as register, listWallets as list } from '../../domain/wallets.ts';
+import type { Handler } from '../types.ts';
+
+export const listWallets: Handler<'listWallets'> = async ({ params, query, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  return { status: 200, body: await list(services, organization, v2Page(query)) };
+};
+
+export const createWallet: Handler<'createWallet'> = async ({ params, body, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  return { status: 201, body: await register(services, organization, body) };
+};

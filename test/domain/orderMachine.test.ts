@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { canTransition, finalStatuses, orderActions, orderStatuses, transition, type OrderAction, type OrderStatus } from '../../server/domain/orderMachine.ts';
+import { Problem } from '../../server/problems.ts';
+
+/** The v2 order transitions, written out once more by hand: every pair not listed is illegal. */
+const legal: Record<OrderStatus, OrderStatus[]> = {
+  created: ['funded', 'refunded', 'failed', 'canceled'],
+  funded: ['completed', 'claimable', 'failed', 'refunded'],
+  claimable: ['completed', 'failed'],
+  completed: [],
+  failed: [],
+  canceled: [],
+  refunded: [],
+};
+
+describe('v2 order state machine', () => {
+  const pairs = orderStatuses.flatMap((from) => orderStatuses.map((to) => [from, to] as const));
+
+  it.each(pairs)('%s → %s is legal exactly when the table says so', (from, to) => {
+    expect(canTransition(from, to)).toBe(legal[from].includes(to));
+  });
+
+  it('has no move out of a final status', () => {
+    for (const from of finalStatuses) expect(legal[from]).toEqual([]);
+    for (const from of finalStatuses) for (const to of orderStatuses) expect(canTransition(from, to)).toBe(false);
+  });
+
+  const actionCases = (Object.keys(orderActions) as OrderAction[]).flatMap((action) => orderStatuses.map((from) => [action, from] as const));
+
+  it.each(actionCases)('%s from %s applies when allowed and is refused otherwise', (action, from) => {
+    const rule = orderActions[action];
+    if (rule.from.includes(from)) {
+      const to = transition(from, action);
+      expect(to).toBe(rule.to);
+      expect(canTransition(from, to)).toBe(true);
+    } else {
+      let refusal: unknown;
+      try {
+        transition(from, action);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(Problem);
+      expect((refusal as Problem).slug).toBe(action === 'cancel' ? 'order-not-cancelable' : 'conflict');
+    }
+  });
+
+  it('reaches every legal transition through some action', () => {
+    const reached = new Set((Object.keys(orderActions) as OrderAction[]).flatMap((a) => orderActions[a].from.map((f) => `${f}→${orderActions[a].to}`)));
+    const expected = new Set(pairs.filter(([f, t]) => legal[f].includes(t)).map(([f, t]) => `${f}→${t}`));
+    expect(reached).toEqual(expected);
+  });
+});
