@@ -2,10 +2,15 @@
  * The outbox: every event is written in the same transaction as the state change that
  * causes it, so a crash never loses one nor invents one. Delivery (webhooks/delivery.ts)
  * reads it later. Callers pass the object exactly as its GET returns it.
+ *
+ * In that same transaction the event is fanned out: one pending delivery per subscription
+ * of the partner to the event's surface and type, so a subscription made later does not
+ * receive it and a deleted one no longer does.
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/types/ramp.ts';
 import type { Tx } from '../storage/database.ts';
+import { webhooksRepository } from '../storage/webhooks.ts';
 
 type Schemas = components['schemas'];
 
@@ -74,4 +79,7 @@ async function insert(
       occurred_at: e.occurredAt.toISOString(),
     })
     .execute();
+  const webhooks = webhooksRepository(tx);
+  const subscriptions = await webhooks.matchingSubscriptions(e.partnerId, e.surface, e.type);
+  await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), e.occurredAt.toISOString());
 }

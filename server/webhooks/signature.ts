@@ -1,0 +1,45 @@
+/**
+ * `X-Signature: sha256={hex}` (seed part 6): HMAC-SHA256 over the RFC 8785 (JCS) canonical
+ * form of the body, keyed with the subscription secret decoded from base64url.
+ *
+ * Canonicalization is `canonicalize@4.0.0` (erdtman, the implementation RFC 8785 lists):
+ * it passes every vector of ../shared/vectors/jcs/ byte for byte, and refuses NaN, Infinity
+ * and lone surrogates (test/webhooks/signature.test.ts). The wrapper only makes sure the
+ * result is a string: the library answers `undefined` for a value JSON cannot hold.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+/** The RFC 8785 canonical JSON text of a value; throws for what JCS cannot represent. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (typeof text !== 'string') throw new TypeError('value has no JSON representation');
+  return text;
+}
+
+/** 32 random bytes, base64url with `=` padding (RFC 4648 section 5): 44 characters. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url') + '=';
+}
+
+const secretPattern = /^[A-Za-z0-9_-]{43}=$/;
+
+/** The HMAC key of a secret; refuses anything but the exact 44-character padded form. */
+export function secretKey(secret: string): Buffer {
+  if (!secretPattern.test(secret)) throw new TypeError('a webhook secret is 44 base64url characters ending in =');
+  const key = Buffer.from(secret.slice(0, 43), 'base64url');
+  // 43 characters carry 258 bits: the last 2 must be zero for a canonical 32-byte encoding.
+  if (key.length !== 32 || key.toString('base64url') !== secret.slice(0, 43)) throw new TypeError('a webhook secret decodes to 32 bytes');
+  return key;
+}
+
+/** The `X-Signature` value of canonical body bytes. */
+export function signCanonical(canonical: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secretKey(secret)).update(canonical, 'utf8').digest('hex')}`;
+}
+
+/** The canonical body to send and its signature. */
+export function signBody(body: unknown, secret: string): { canonical: string; signature: string } {
+  const canonical = canonicalJson(body);
+  return { canonical, signature: signCanonical(canonical, secret) };
+}

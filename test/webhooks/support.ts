@@ -1,0 +1,203 @@
+/**
+ * What the webhook tests share: a real HTTP(S) receiver on loopback, events recorded through
+ * the outbox as the money flows do, a reference JCS, and the contract's webhook schemas.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
+import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
+import { webhooksRepository } from '../../server/storage/webhooks.ts';
+import { presentDelivery } from '../../server/webhooks/subscriptions.ts';
+import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/webhooks/outbox.ts';
+import { loadBundle, type Json } from '../support/documents.ts';
+import type { TestServer } from '../support/server.ts';
+
+const addFormats = formats as unknown as typeof formats.default;
+
+/** The shared JCS and signature vectors beside the repository (`../shared/vectors/jcs`), or where RAMP_JCS_VECTORS says. */
+export const vectors = process.env.RAMP_JCS_VECTORS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'jcs');
+
+export interface Received {
+  at: number;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  raw: Buffer;
+  body: any;
+}
+
+/** What the receiver does with a request: answer a status, never answer, or drop the connection. */
+export type Reaction = number | 'hang' | 'drop';
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Requests to one path. */
+  to(path: string): Received[];
+  close(): Promise<void>;
+}
+
+/** A self-signed certificate for 127.0.0.1, made once per test file with openssl. */
+export function selfSignedCertificate(): { key: string; cert: string; certFile: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ramp-tls-'));
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
+  ], { stdio: 'ignore' });
+  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+}
+
+/** Listens on 127.0.0.1, port 0; `react(path, count, request)` decides each answer (count starts at 1 per path). */
+export async function startReceiver(react: (path: string, count: number, request: Received) => Reaction = () => 200, tls?: { key: string; cert: string }): Promise<Receiver> {
+  const received: Received[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const handler: http.RequestListener = (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const path = req.url ?? '/';
+      let body: unknown;
+      try { body = JSON.parse(raw.toString('utf8')); } catch { body = undefined; }
+      const request: Received = { at: Date.now(), path, headers: req.headers, raw, body };
+      received.push(request);
+      const reaction = react(path, received.filter((r) => r.path === path).length, request);
+      if (reaction === 'hang') hanging.add(res);
+      else if (reaction === 'drop') req.socket.destroy();
+      else res.writeHead(reaction).end();
+    });
+  };
+  const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    received,
+    to: (path) => received.filter((r) => r.path === path),
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value (or throws after `ms`). */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 15_000, what = 'condition'): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A reference RFC 8785 for the JSON our payloads hold, written apart from the library the server uses. */
+export function referenceJcs(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(referenceJcs).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    // Keys sorted by UTF-16 code units: JavaScript's default string order.
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${referenceJcs((value as Json)[k])}`).join(',')}}`;
+  }
+  // ES2019 JSON.stringify: shortest round-trip numbers and the JCS string escapes.
+  return JSON.stringify(value);
+}
+
+/** The contract's webhook body examples, by event name, for both generations. */
+const joined = loadBundle('ramp');
+export function exampleOf(event: string): Json {
+  const media = joined.webhooks[event].post.requestBody.content['application/json'];
+  return Object.values<Json>(media.examples)[0]!.value;
+}
+
+/** An ajv validator of each webhook's body schema in generated/openapi/ramp.yaml. */
+export function webhookValidator() {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: false });
+  addFormats(ajv);
+  const id = 'https://contract.ramp.example/ramp-webhooks';
+  ajv.addSchema({ ...joined, $id: id });
+  // Compiled now, not while a delivery waits on this process's event loop.
+  const validators = new Map(
+    Object.keys(joined.webhooks).map((event) => [event, ajv.getSchema(`${id}#/webhooks/${event}/post/requestBody/content/application~1json/schema`)]),
+  );
+  return (event: string, body: unknown) => {
+    const validate = validators.get(event);
+    if (!validate) throw new Error(`no schema for webhook ${event}`);
+    return validate(body) ? [] : validate.errors ?? [];
+  };
+}
+
+export const v2Events = ['orderUpdated', 'paymentAccountUpdated', 'kycUpdated', 'kybUpdated'] as const satisfies readonly V2EventType[];
+export const v1Events = ['order_updated', 'swap_updated', 'customer_updated', 'kyc_updated', 'kyb_updated', 'bank_account_updated'] as const satisfies readonly V1EventType[];
+
+/** The object part of a v2 event, from the contract's example of it. */
+export function v2Object<T extends V2EventType>(type: T): V2Objects[T] {
+  const { event: _e, eventId: _i, occurredAt: _o, organizationId: _g, ...object } = exampleOf(type);
+  return object as V2Objects[T];
+}
+
+/** Records a v2 event in its own transaction, as a state change would. */
+export async function emitV2<T extends V2EventType>(server: TestServer, type: T, options: { organizationId?: string; partnerId?: string; object?: V2Objects[T] } = {}) {
+  const partnerId = options.partnerId ?? server.partnerId;
+  return server.services.storage.db.transaction().execute((tx) =>
+    recordV2Event(tx, { type, partnerId, organizationId: options.organizationId ?? partnerId, occurredAt: new Date(), ...(options.object ?? v2Object(type)) } as never),
+  );
+}
+
+export async function emitV1<T extends V1EventType>(server: TestServer, type: T, options: { organizationId?: string; entity?: V1Entities[T] } = {}) {
+  const entity = options.entity ?? (exampleOf(type)[type] as V1Entities[T]);
+  return server.services.storage.db.transaction().execute((tx) =>
+    recordV1Event(tx, { type, partnerId: server.partnerId, organizationId: options.organizationId ?? server.partnerId, occurredAt: new Date(), entity }),
+  );
+}
+
+/** Another partner with its own key on the same server. */
+export async function otherPartner(server: TestServer): Promise<{ key: string; partnerId: string }> {
+  const partnerId = randomUUID();
+  const key = formatApiKey(server.services.config.env === 'production' ? 'prod' : 'sand', newKeyId(), partnerId);
+  await bootstrapSeedKey(server.services.storage, { ...server.services.config, seedApiKey: key }, new Date());
+  return { key, partnerId };
+}
+
+/** A customer (child) organization of the server's partner. */
+export async function customerOf(server: TestServer): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await server.services.storage.db
+    .insertInto('organizations')
+    .values({ id, parent_id: server.partnerId, type: 'personal', display_name: 'Customer', key_salt: 'x', kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'approved', created_at: now, updated_at: now })
+    .execute();
+  return id;
+}
+
+export async function subscribe(server: TestServer, url: string, eventType: string, surface: 'v1' | 'v2' = 'v2'): Promise<{ id: string; secret: string }> {
+  const response = await server.call('POST', surface === 'v2' ? '/webhook_subscription' : '/ramp/webhook', { body: { url, eventType } });
+  if (response.status !== 201) throw new Error(`subscription failed: ${response.status} ${response.text_}`);
+  return response.json_;
+}
+
+/** Every delivery of a subscription (all pages of the designed endpoint). */
+export async function deliveriesOf(server: TestServer, subscriptionId: string, key?: string): Promise<any[]> {
+  const response = await server.call('GET', `/webhook_subscription/${subscriptionId}/deliveries?pageSize=100`, key ? { key } : {});
+  if (response.status !== 200) throw new Error(`deliveries failed: ${response.status} ${response.text_}`);
+  return response.json_.items;
+}
+
+/** Every delivery of any subscription (v1 ones included), read from the database as the deliveries endpoint shows them. */
+export async function storedDeliveries(server: TestServer, subscriptionId: string) {
+  const repository = webhooksRepository(server.services.storage.db);
+  const { items } = await repository.listDeliveries(subscriptionId, { size: 100, number: 0 });
+  const attempts = await repository.attemptsOf(items.map((d) => d.id));
+  return items.map((d) => presentDelivery(d, '', attempts.get(d.id) ?? []));
+}
