@@ -1,0 +1,29 @@
+/** `{app_url}/auth/launch`: sign a browser in (POST) or run the postMessage exchange (GET). */
+import { checkEmbedderOrigin, checkReturnUrl, checkTarget, checkTargetScope, jwtBearerGrant, sessionCookie } from '../../domain/auth/rules.ts';
+import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
+import type { Handler } from '../types.ts';
+import { launchPage, launchRedirectPage, pageHeaders, staticPageCsp } from './pages.ts';
+
+export const launchSession: Handler<'launchSession'> = async ({ body, req, services }) => {
+  const { config } = services;
+  // Checked before the credential, so a bad target consumes nothing.
+  const returnUrl = checkReturnUrl(body.return_url, config.env) ?? null;
+  const target = checkTarget(body.target, config.appUrl);
+  const options = { check: (grant: { scope: string }) => checkTargetScope(target, grant.scope.split(' ')), returnUrl };
+  const session = body.grant_type === jwtBearerGrant
+    ? await signInWithAssertion(services, body.assertion, options)
+    : await signInWithRefreshToken(services, body.refresh_token, options);
+  const fetchDest = req.get('sec-fetch-dest');
+  return {
+    status: 200,
+    type: 'text/html',
+    body: launchRedirectPage(target.url),
+    headers: { ...pageHeaders(staticPageCsp), 'Set-Cookie': sessionCookie(session.token, { fetchDest, appUrl: config.appUrl }) },
+  };
+};
+
+export const getLaunchPage: Handler<'getLaunchPage'> = ({ query, services }) => {
+  const origin = checkEmbedderOrigin(query.origin, services.config.env);
+  const { html, csp } = launchPage(origin);
+  return { status: 200, type: 'text/html', body: html, headers: pageHeaders(csp) };
+};

@@ -1,0 +1,16 @@
+/** `POST /auth/token`: the OAuth 2.0 token endpoint (JWT bearer grant and refresh tokens). */
+import { jwtBearerGrant } from '../../domain/auth/rules.ts';
+import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
+import { OAuthError } from '../../problems.ts';
+import type { Handler } from '../types.ts';
+
+export const createToken: Handler<'createToken'> = async ({ body, req, services }) => {
+  // The JWT is the credential: an API key here would be a key leaking into sign-in code.
+  if (req.headers.authorization !== undefined) {
+    throw new OAuthError('invalid_request', 'Send no Authorization header: the assertion or the refresh token is the credential.');
+  }
+  const tokens = body.grant_type === jwtBearerGrant
+    ? await signInWithAssertion(services, body.assertion)
+    : await signInWithRefreshToken(services, body.refresh_token);
+  return { status: 200, body: tokens, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+};

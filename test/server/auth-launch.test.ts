@@ -1,0 +1,203 @@
+/**
+ * `{app_url}/auth/launch` and the signed-in app pages over HTTP: the session cookie, the
+ * target allowlist, `return_url`, refresh-token launches, the error pages, and the
+ * postMessage page's headers. The browser half is test/browser/launch.test.ts.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let partner: Partner;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  partner = await Partner.create(server);
+  await partner.register();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const launch = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  server.call('POST', '/auth/launch', {
+    key: null,
+    raw: new URLSearchParams(fields).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+  });
+const launchJwt = async (target: string, claims: Record<string, unknown> = {}, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  launch({ grant_type: jwtBearer, assertion: await partner.sign(claims), target, ...extra }, headers);
+const cookieOf = (response: Response) => response.headers.get('set-cookie')?.split(';')[0];
+const open = (path: string, cookie?: string) => server.call('GET', path, { key: null, headers: cookie ? { Cookie: cookie } : {} });
+const oauthError = (html: string) => /<meta name="oauth-error" content="([a-z_]+)">/.exec(html)?.[1];
+
+describe('POST /auth/launch', () => {
+  it('signs in, sets the Lax session cookie and sends the browser to the target', async () => {
+    const sub = randomUUID();
+    const response = await launchJwt('/onramp?amount=500&asset=USDC', { sub, scope: 'onramp kyc' }, { return_url: 'https://partner.example/wallet' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('set-cookie')).toMatch(/^ramp_session=s_[\w-]{40,}; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(response.text_).toContain('<meta http-equiv="refresh" content="0; url=/onramp?amount=500&#38;asset=USDC">');
+
+    const page = await open('/onramp?amount=500&asset=USDC', cookieOf(response));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text_).toContain('<strong id="name">Ana López</strong>');
+    expect(page.text_).toContain('<span id="email">ana.lopez@example.com</span>');
+    expect(page.text_).toContain('<code id="flow">onramp</code>');
+    expect(page.text_).toContain('<code id="scopes">onramp kyc</code>');
+    expect(page.text_).toContain(`<code id="customer">${sub}</code>`);
+    expect(page.text_).toContain('<code>amount</code> = <code>500</code>');
+    expect(page.text_).toContain('<a id="return" href="https://partner.example/wallet">');
+    expect(page.text_).not.toContain('<script');
+  });
+
+  it('accepts JSON, and shows a non-UUID sub as not addressable', async () => {
+    const response = await server.call('POST', '/auth/launch', {
+      key: null,
+      body: { grant_type: jwtBearer, assertion: await partner.sign({ sub: 'user-7', scope: 'kyb' }), target: '/kyb' },
+    });
+    expect(response.status).toBe(200);
+    const page = await open('/kyb', cookieOf(response));
+    expect(page.text_).toContain('<code id="flow">kyb</code>');
+    expect(page.text_).toContain('<code id="subject">user-7</code> (not a UUID');
+  });
+
+  it('sets SameSite=None; Secure; Partitioned when launched in a frame or by the launch page', async () => {
+    for (const dest of ['iframe', 'empty']) {
+      const response = await launchJwt('/kyc', {}, {}, { 'Sec-Fetch-Dest': dest });
+      expect(response.headers.get('set-cookie')).toMatch(/^ramp_session=s_[\w-]+; Path=\/; HttpOnly; SameSite=None; Secure; Partitioned$/);
+    }
+    const document = await launchJwt('/kyc', {}, {}, { 'Sec-Fetch-Dest': 'document' });
+    expect(document.headers.get('set-cookie')).toMatch(/SameSite=Lax$/);
+  });
+
+  const targets = ['/settings', '/kyc/', '/kyc/../admin', '//evil.example/kyc', '/kyc#fragment', '/KYC', '/kyc\\@evil.example', '/auth/token'];
+  for (const target of targets) {
+    it(`refuses the target ${JSON.stringify(target)} with invalid_target, consuming nothing`, async () => {
+      const assertion = await partner.sign();
+      const response = await launch({ grant_type: jwtBearer, assertion, target });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(oauthError(response.text_)).toBe('invalid_target');
+      expect(response.headers.get('set-cookie')).toBeNull();
+      // The JWT was not used up: it still signs in.
+      expect((await launch({ grant_type: jwtBearer, assertion, target: '/kyc' })).status).toBe(200);
+    });
+  }
+
+  it("refuses a target whose flow is not in the scopes with invalid_scope; /account needs none", async () => {
+    const assertion = await partner.sign({ scope: 'kyc' });
+    const response = await launch({ grant_type: jwtBearer, assertion, target: '/onramp' });
+    expect(oauthError(response.text_)).toBe('invalid_scope');
+    expect(response.text_).toContain('/onramp needs the onramp scope');
+    const account = await launch({ grant_type: jwtBearer, assertion, target: '/account' });
+    expect(account.status).toBe(200);
+    const page = await open('/account', cookieOf(account));
+    expect(page.status).toBe(200);
+    expect(page.text_).toContain('<code id="flow">account</code>');
+  });
+
+  const failures: [string, () => Promise<Record<string, string>>, string][] = [
+    ['an expired JWT', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ iat: Math.floor(Date.now() / 1000) - 400, exp: Math.floor(Date.now() / 1000) - 200 }), target: '/kyc' }), 'invalid_grant'],
+    ['an unknown scope', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc loans' }), target: '/kyc' }), 'invalid_scope'],
+    ['an unknown grant_type', async () => ({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
+    ['no target', async () => ({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
+    ['a javascript: return_url', async () => ({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
+    ['an unknown refresh token', async () => ({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
+  ];
+  for (const [what, fields, error] of failures) {
+    it(`answers ${what} with a 400 page naming ${error}, and no cookie`, async () => {
+      const response = await launch(await fields());
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(oauthError(response.text_)).toBe(error);
+      expect(response.text_).toContain(`<code id="error">${error}</code>`);
+      expect(response.headers.get('set-cookie')).toBeNull();
+    });
+  }
+
+  it('launches with a refresh token and consumes it', async () => {
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'swap' }) })).json_;
+    const response = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/swap' });
+    expect(response.status).toBe(200);
+    const page = await open('/swap', cookieOf(response));
+    expect(page.text_).toContain('<code id="flow">swap</code>');
+    const again = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    expect(again.json_.error).toBe('invalid_grant');
+  });
+
+  it('keeps a refresh token when the launch is refused for its target', async () => {
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'swap' }) })).json_;
+    const refused = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' });
+    expect(oauthError(refused.text_)).toBe('invalid_scope');
+    expect((await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(200);
+  });
+
+  it('ends the browser session too when a refresh token is reused', async () => {
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }) })).json_;
+    const response = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' });
+    const cookie = cookieOf(response);
+    expect((await open('/kyc', cookie)).status).toBe(200);
+    await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    expect((await open('/kyc', cookie)).status).toBe(401);
+  });
+});
+
+describe('the app pages', () => {
+  it('answer 401 without a session, and with an unknown one', async () => {
+    for (const cookie of [undefined, 'ramp_session=s_forged']) {
+      const page = await open('/kyc', cookie);
+      expect(page.status).toBe(401);
+      expect(page.text_).toContain('<meta name="app-error" content="not_signed_in">');
+    }
+  });
+
+  it('answer 403 for a flow outside the sign-in scopes', async () => {
+    const response = await launchJwt('/kyc', { scope: 'kyc' });
+    const page = await open('/offramp', cookieOf(response));
+    expect(page.status).toBe(403);
+    expect(page.text_).toContain('<code>offramp</code> scope');
+  });
+
+  it('escape what the partner put in the JWT', async () => {
+    const response = await launchJwt('/kyc', { name: '<img src=x onerror=alert(1)>' });
+    const page = await open('/kyc', cookieOf(response));
+    expect(page.text_).toContain('&#60;img src=x onerror=alert(1)&#62;');
+    expect(page.text_).not.toContain('<img');
+  });
+});
+
+describe('GET /auth/launch', () => {
+  it('answers the self-contained postMessage page, framable only by origin', async () => {
+    const response = await open('/auth/launch?origin=https://partner.example');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain('frame-ancestors https://partner.example');
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    // The one inline script is the one the policy allows by hash; nothing is loaded.
+    const scripts = [...response.text_.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(1);
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`);
+    expect(response.text_).not.toMatch(/\ssrc=|<link/);
+    expect(response.text_).toContain('{"origin":"https://partner.example"');
+  });
+
+  it('accepts a missing origin in the sandbox (any ancestor), and refuses one that is no origin', async () => {
+    const any = await open('/auth/launch');
+    expect(any.status).toBe(200);
+    expect(any.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    for (const origin of ['https://partner.example/', 'https://partner.example/path', 'ftp://partner.example', 'partner.example']) {
+      const response = await open(`/auth/launch?origin=${encodeURIComponent(origin)}`);
+      expect(response.status).toBe(400);
+      expect(oauthError(response.text_)).toBe('invalid_request');
+    }
+  });
+});

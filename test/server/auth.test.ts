@@ -1,0 +1,330 @@
+/**
+ * Partner sign-in over HTTP: `PUT/GET /jwt_issuer`, `POST /auth/token` with every JWT rule
+ * and each refusal's OAuth error, refresh-token rotation and reuse.
+ */
+import { createHmac, createPublicKey, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
+import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
+import { jwtBearer, newKey, Partner, rawJwt, tokenRequest } from '../support/partner.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let partner: Partner;
+
+/** A second business partner on the same server, with its own key. */
+async function otherPartner(): Promise<Partner> {
+  const apiKey = formatApiKey('sand', newKeyId(), randomUUID());
+  await bootstrapSeedKey(server.services.storage, { ...server.services.config, seedApiKey: apiKey }, new Date());
+  const other = await Partner.create(server, apiKey);
+  await other.register();
+  return other;
+}
+
+const exchange = async (assertion: string) => tokenRequest(server, { grant_type: jwtBearer, assertion });
+const refresh = async (refreshToken: string) => tokenRequest(server, { grant_type: 'refresh_token', refresh_token: refreshToken });
+const now = () => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  partner = await Partner.create(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('PUT /jwt_issuer and GET /jwt_issuer', () => {
+  it('answers 404 not-found before an issuer is registered', async () => {
+    const response = await server.call('GET', '/jwt_issuer');
+    expect(response.status).toBe(404);
+    expect(response.json_.type).toBe('https://docs.ramp.example/errors/not-found');
+  });
+
+  it('registers an inline JWKS and shows it back', async () => {
+    const response = await partner.register();
+    expect(response.json_).toMatchObject({ organizationId: server.partnerId, issuer: partner.issuer, jwks: { keys: [partner.key.publicJwk] } });
+    expect(response.json_.jwksUri).toBeUndefined();
+    const read = await server.call('GET', '/jwt_issuer');
+    expect(read.status).toBe(200);
+    expect(read.json_).toEqual(response.json_);
+  });
+
+  it('keeps createdAt and moves updatedAt when replaced', async () => {
+    const before = (await server.call('GET', '/jwt_issuer')).json_;
+    const again = await partner.register();
+    expect(again.json_.createdAt).toBe(before.createdAt);
+    expect(again.json_.updatedAt >= before.updatedAt).toBe(true);
+  });
+
+  it('needs the API key', async () => {
+    const response = await server.call('GET', '/jwt_issuer', { key: null });
+    expect(response.status).toBe(401);
+  });
+
+  const refused: [string, () => Promise<unknown>, string][] = [
+    ['both jwks and jwksUri', async () => ({ issuer: 'https://x.example', jwks: { keys: [partner.key.publicJwk] }, jwksUri: 'https://x.example/jwks' }), ''],
+    ['neither jwks nor jwksUri', async () => ({ issuer: 'https://x.example' }), ''],
+    ['a private key', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...partner.key.publicJwk, d: 'c2VjcmV0' }] } }), ''],
+    ['an EC key on P-384', async () => {
+      const { publicJwk } = await newKey('ES256');
+      return { issuer: 'https://x.example', jwks: { keys: [{ ...publicJwk, crv: 'P-384', alg: undefined }] } };
+    }, '/jwks/keys/0'],
+    ['a key whose alg is HS256', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...partner.key.publicJwk, alg: 'HS256' }] } }), '/jwks/keys/0'],
+    ['an RSA key of 1024 bits', async () => {
+      const { generateKeyPairSync } = await import('node:crypto');
+      const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+      return { issuer: 'https://x.example', jwks: { keys: [publicKey.export({ format: 'jwk' })] } };
+    }, '/jwks/keys/0'],
+    ['two keys with one kid', async () => ({ issuer: 'https://x.example', jwks: { keys: [partner.key.publicJwk, (await newKey('ES256', partner.key.kid)).publicJwk] } }), '/jwks/keys/1/kid'],
+    ['a jwksUri that does not answer', async () => ({ issuer: 'https://x.example', jwksUri: 'http://127.0.0.1:9/jwks.json' }), '/jwksUri'],
+  ];
+  for (const [what, body, pointer] of refused) {
+    it(`refuses ${what} with validation-error, changing nothing`, async () => {
+      const before = (await server.call('GET', '/jwt_issuer')).json_;
+      const response = await server.call('PUT', '/jwt_issuer', { body: JSON.parse(JSON.stringify(await body())) });
+      expect(response.status).toBe(400);
+      expect(response.json_.type).toBe('https://docs.ramp.example/errors/validation-error');
+      if (pointer) expect(response.json_.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+      expect((await server.call('GET', '/jwt_issuer')).json_).toEqual(before);
+    });
+  }
+
+  it('gives an issuer to one organization only: another one gets 409 conflict', async () => {
+    const other = await otherPartner();
+    const response = await server.call('PUT', '/jwt_issuer', { key: other.apiKey, body: { issuer: partner.issuer, jwks: { keys: [other.key.publicJwk] } } });
+    expect(response.status).toBe(409);
+    expect(response.json_.type).toBe('https://docs.ramp.example/errors/conflict');
+    expect((await server.call('GET', '/jwt_issuer', { key: other.apiKey })).json_.issuer).toBe(other.issuer);
+  });
+});
+
+describe('POST /auth/token with a partner JWT', () => {
+  beforeAll(async () => {
+    await partner.register();
+  });
+
+  it('signs a person in: tokens, no-store, and the customer created under the partner', async () => {
+    const sub = randomUUID();
+    const response = await exchange(await partner.sign({ sub, scope: 'onramp kyc', name: 'Ana López' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.json_).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'onramp kyc' });
+    expect(response.json_.access_token).toMatch(/^at_[\w-]{40,}$/);
+    expect(response.json_.refresh_token).toMatch(/^rt_[\w-]{40,}$/);
+    const customer = await server.call('GET', `/organization/${sub}`);
+    expect(customer.status).toBe(200);
+    expect(customer.json_).toMatchObject({ organizationId: sub, displayName: 'Ana López', type: 'personal', parentOrganizationId: server.partnerId });
+  });
+
+  it('accepts a JSON body, an upper-case UUID sub, and signs the same person in again', async () => {
+    const sub = randomUUID();
+    const first = await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ sub: sub.toUpperCase() }) }, { json: true });
+    expect(first.status).toBe(200);
+    const again = await exchange(await partner.sign({ sub, name: 'Another Name' }));
+    expect(again.status).toBe(200);
+    const customer = await server.call('GET', `/organization/${sub}`);
+    expect(customer.json_).toMatchObject({ organizationId: sub, displayName: 'Ana López' });
+  });
+
+  it('signs a non-UUID sub in without making it addressable', async () => {
+    const before = (await server.call('GET', '/organizations?pageSize=1')).json_.totalItems;
+    const response = await exchange(await partner.sign({ sub: 'user-42@partner' }));
+    expect(response.status).toBe(200);
+    expect((await server.call('GET', '/organizations?pageSize=1')).json_.totalItems).toBe(before);
+  });
+
+  it('accepts RS256 and EdDSA keys, a nonce instead of a jti, and a JWT without kid', async () => {
+    const rsa = await newKey('RS256');
+    const ed = await newKey('EdDSA');
+    const ec2 = await newKey('ES256');
+    await partner.register([partner.key.publicJwk, rsa.publicJwk, ed.publicJwk, ec2.publicJwk]);
+    try {
+      expect((await exchange(await partner.sign({}, { key: rsa }))).status).toBe(200);
+      expect((await exchange(await partner.sign({}, { key: ed }))).status).toBe(200);
+      expect((await exchange(await partner.sign({ jti: undefined, nonce: randomUUID() }))).status).toBe(200);
+      // Two EC keys and no kid: every candidate is tried.
+      expect((await exchange(await partner.sign({}, { key: ec2, header: { kid: undefined } }))).status).toBe(200);
+    } finally {
+      await partner.register();
+    }
+  });
+
+  it('accepts an expiry within the 60 s leeway', async () => {
+    const response = await exchange(await partner.sign({ iat: now() - 100, exp: now() - 30 }));
+    expect(response.status).toBe(200);
+  });
+
+  const refusals: [string, () => Promise<string>, string, RegExp][] = [
+    ['an expired JWT', () => partner.sign({ iat: now() - 400, exp: now() - 120 }), 'invalid_grant', /expired/],
+    ['a JWT not yet valid (nbf)', () => partner.sign({ nbf: now() + 120 }), 'invalid_grant', /not yet valid/],
+    ['a JWT issued in the future', () => partner.sign({ iat: now() + 120, exp: now() + 240 }), 'invalid_grant', /not yet valid/],
+    ['a lifetime over 5 minutes', () => partner.sign({ iat: now(), exp: now() + 301 }), 'invalid_grant', /at most 300/],
+    ['a JWT without exp', () => partner.sign({ exp: undefined }), 'invalid_grant', /exp/],
+    ['a JWT without iat', () => partner.sign({ iat: undefined }), 'invalid_grant', /iat/],
+    ['a wrong audience', () => partner.sign({ aud: 'https://api.ramp.example/auth/token' }), 'invalid_grant', /aud/],
+    ['a missing audience', () => partner.sign({ aud: undefined }), 'invalid_grant', /aud/],
+    ['an unregistered issuer', () => partner.sign({ iss: 'https://auth.stranger.example' }), 'invalid_grant', /not registered/],
+    ['an unknown kid', async () => partner.sign({}, { key: await newKey('ES256', 'not-registered') }), 'invalid_grant', /kid not-registered/],
+    ['a signature by another key under the registered kid', async () => partner.sign({}, { key: await newKey('ES256', partner.key.kid) }), 'invalid_grant', /signature/],
+    ['alg none', async () => rawJwt({ alg: 'none', typ: 'JWT' }, partner.claims()), 'invalid_grant', /alg "none"/],
+    ['an HS256 JWT signed with the public key as HMAC secret', async () => {
+      const pem = createPublicKey({ key: partner.key.publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
+      const unsigned = rawJwt({ alg: 'HS256', typ: 'JWT', kid: partner.key.kid }, partner.claims()).slice(0, -1);
+      return `${unsigned}.${createHmac('sha256', pem).update(unsigned).digest('base64url')}`;
+    }, 'invalid_grant', /alg "HS256"/],
+    ['a key carried in the jwk header', async () => {
+      const attacker = await newKey('ES256', 'attacker');
+      return partner.sign({}, { key: attacker, header: { jwk: attacker.publicJwk } });
+    }, 'invalid_grant', /kid attacker/],
+    ['no jti and no nonce', () => partner.sign({ jti: undefined }), 'invalid_grant', /jti or nonce/],
+    ['no sub', () => partner.sign({ sub: undefined }), 'invalid_grant', /sub/],
+    ['a business sub (the partner itself)', () => partner.sign({ sub: server.partnerId }), 'invalid_grant', /business/],
+    ['a missing email', () => partner.sign({ email: undefined }), 'invalid_grant', /email/],
+    ['a missing name', () => partner.sign({ name: undefined }), 'invalid_grant', /name/],
+    ['a name over 200 characters', () => partner.sign({ name: 'A'.repeat(201) }), 'invalid_grant', /name/],
+    ['an email without @', () => partner.sign({ email: 'ana' }), 'invalid_grant', /email/],
+    ['a picture that is no URL', () => partner.sign({ picture: 'javascript:alert(1)' }), 'invalid_grant', /picture/],
+    ['a jti of 256 characters', () => partner.sign({ jti: 'j'.repeat(256) }), 'invalid_grant', /jti/],
+    ['an unknown scope', () => partner.sign({ scope: 'kyc payouts' }), 'invalid_scope', /payouts/],
+    ['a missing scope', () => partner.sign({ scope: undefined }), 'invalid_scope', /scope/],
+    ['an empty scope', () => partner.sign({ scope: ' ' }), 'invalid_scope', /empty/],
+    ['something that is not a JWT', async () => 'not.a.jwt', 'invalid_grant', /compact/],
+  ];
+  for (const [what, assertion, error, description] of refusals) {
+    it(`refuses ${what} with ${error}`, async () => {
+      const response = await exchange(await assertion());
+      expect(response.status).toBe(400);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.json_.error).toBe(error);
+      expect(response.json_.error_description).toMatch(description);
+    });
+  }
+
+  it('never fetches keys from a jku header', async () => {
+    let fetched = 0;
+    const attackerServer: Server = createServer((_req, res) => {
+      fetched += 1;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => attackerServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const jku = `http://127.0.0.1:${(attackerServer.address() as AddressInfo).port}/jwks.json`;
+      const attacker = await newKey('ES256', 'jku-key');
+      const response = await exchange(await partner.sign({}, { key: attacker, header: { jku, x5u: jku } }));
+      expect(response.json_.error).toBe('invalid_grant');
+      expect(fetched).toBe(0);
+    } finally {
+      attackerServer.close();
+    }
+  });
+
+  it('refuses a replayed jti, and a replayed nonce', async () => {
+    const assertion = await partner.sign();
+    expect((await exchange(assertion)).status).toBe(200);
+    const replay = await exchange(assertion);
+    expect(replay.json_).toMatchObject({ error: 'invalid_grant' });
+    expect(replay.json_.error_description).toMatch(/jti has been used/);
+    const jti = randomUUID();
+    expect((await exchange(await partner.sign({ jti }))).status).toBe(200);
+    expect((await exchange(await partner.sign({ jti }))).json_.error).toBe('invalid_grant');
+    const nonce = randomUUID();
+    expect((await exchange(await partner.sign({ jti: undefined, nonce }))).status).toBe(200);
+    expect((await exchange(await partner.sign({ jti: undefined, nonce }))).json_.error).toBe('invalid_grant');
+  });
+
+  it('changes nothing when it refuses: the jti stays unused and no customer is created', async () => {
+    const jti = randomUUID();
+    const sub = randomUUID();
+    expect((await exchange(await partner.sign({ jti, sub: server.partnerId }))).json_.error).toBe('invalid_grant');
+    expect((await exchange(await partner.sign({ jti, sub, scope: 'kyc payouts' }))).json_.error).toBe('invalid_scope');
+    expect((await server.call('GET', `/organization/${sub}`)).status).toBe(404);
+    expect((await exchange(await partner.sign({ jti, sub }))).status).toBe(200);
+  });
+
+  it("refuses a sub naming another partner's customer", async () => {
+    const other = await otherPartner();
+    const sub = randomUUID();
+    expect((await exchange(await other.sign({ sub }))).status).toBe(200);
+    const response = await exchange(await partner.sign({ sub }));
+    expect(response.json_).toMatchObject({ error: 'invalid_grant' });
+    expect(response.json_.error_description).toMatch(/another organization/);
+  });
+
+  it('refuses a JWT of an issuer signed with the key of another partner', async () => {
+    const other = await otherPartner();
+    const response = await exchange(await partner.sign({}, { key: other.key }));
+    expect(response.json_.error).toBe('invalid_grant');
+  });
+});
+
+describe('POST /auth/token: malformed requests', () => {
+  const cases: [string, () => Promise<Response & { json_: any }>, string][] = [
+    ['an unknown grant_type', () => tokenRequest(server, { grant_type: 'password', username: 'ana' }), 'unsupported_grant_type'],
+    ['an unknown grant_type in JSON', () => tokenRequest(server, { grant_type: 'client_credentials' }, { json: true }), 'unsupported_grant_type'],
+    ['no grant_type', () => tokenRequest(server, { assertion: 'x' }), 'invalid_request'],
+    ['no assertion', () => tokenRequest(server, { grant_type: jwtBearer }), 'invalid_request'],
+    ['no refresh_token', () => tokenRequest(server, { grant_type: 'refresh_token' }), 'invalid_request'],
+    ['a repeated grant_type', () => server.call('POST', '/auth/token', { key: null, raw: `grant_type=refresh_token&grant_type=refresh_token&refresh_token=x`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 'invalid_request'],
+    ['a text/plain body', () => server.call('POST', '/auth/token', { key: null, raw: 'grant_type=refresh_token', headers: { 'Content-Type': 'text/plain' } }), 'invalid_request'],
+    ['malformed JSON', () => server.call('POST', '/auth/token', { key: null, raw: '{"grant_type":', headers: { 'Content-Type': 'application/json' } }), 'invalid_request'],
+    ['an API key in Authorization', async () => tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign() }, { headers: { Authorization: server.key } }), 'invalid_request'],
+  ];
+  for (const [what, send, error] of cases) {
+    it(`answers ${what} with 400 ${error}`, async () => {
+      const response = await send();
+      expect(response.status).toBe(400);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.json_).toEqual({ error, error_description: expect.any(String) });
+    });
+  }
+});
+
+describe('refresh tokens', () => {
+  beforeAll(async () => {
+    await partner.register();
+  });
+
+  it('rotate: a refresh gives new tokens with the same scope, and the old one is refused', async () => {
+    const first = (await exchange(await partner.sign({ scope: 'kyb' }))).json_;
+    const second = await refresh(first.refresh_token);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('cache-control')).toBe('no-store');
+    expect(second.json_).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'kyb' });
+    expect(second.json_.refresh_token).not.toBe(first.refresh_token);
+    expect(second.json_.access_token).not.toBe(first.access_token);
+    const third = await refresh(second.json_.refresh_token);
+    expect(third.status).toBe(200);
+    expect(third.json_.scope).toBe('kyb');
+  });
+
+  it('refuses a reused refresh token and revokes the whole sign-in', async () => {
+    const first = (await exchange(await partner.sign())).json_;
+    const second = (await refresh(first.refresh_token)).json_;
+    const reused = await refresh(first.refresh_token);
+    expect(reused.status).toBe(400);
+    expect(reused.json_.error).toBe('invalid_grant');
+    expect(reused.json_.error_description).toMatch(/already been used/);
+    // The newest one was issued to whoever reused the old one, or the other way round: both go.
+    const newest = await refresh(second.refresh_token);
+    expect(newest.json_.error).toBe('invalid_grant');
+    expect(newest.json_.error_description).toMatch(/revoked/);
+  });
+
+  it('lets exactly one of two simultaneous refreshes with one token through', async () => {
+    const first = (await exchange(await partner.sign())).json_;
+    const answers = await Promise.all([refresh(first.refresh_token), refresh(first.refresh_token)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+  });
+
+  it('refuses an unknown refresh token, and an access token used as one', async () => {
+    const tokens = (await exchange(await partner.sign())).json_;
+    expect((await refresh('rt_unknown')).json_.error).toBe('invalid_grant');
+    expect((await refresh(tokens.access_token)).json_.error).toBe('invalid_grant');
+    // Neither attempt touched the real one.
+    expect((await refresh(tokens.refresh_token)).status).toBe(200);
+  });
+});
+
+
