@@ -1,16 +1,25 @@
 /**
  * Adds an `x-codeSamples` TypeScript sample to every operation of a bundled document,
  * written from the operation itself (method, path, parameters, first request example),
- * so Redoc shows how to call it with the client and the sample never drifts.
+ * so Redoc shows how to call it with the client and the sample never drifts. Redoc shows a
+ * sample only in a language its `codeSamples.languages` lists: redocly.yaml lists
+ * `codeSampleLanguage` (test/docs/redoc.test.ts opens an operation and finds it), and
+ * test/client/samples.test.ts type-checks every sample against the client.
+ *
+ * Also writes the list of public operations the client reads (`publicOperationsModule`).
  */
 type Json = Record<string, any>;
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const packageName = '@ramp/client';
+export const codeSampleLanguage = { lang: 'TypeScript', label: 'TypeScript (@ramp/client)' } as const;
 
 function resolveRef(document: Json, node: Json | undefined): Json | undefined {
   if (!node || typeof node.$ref !== 'string') return node;
-  const path = node.$ref.replace(/^#\//, '').split('/');
+  const path = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((part: string) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
   return resolveRef(document, path.reduce<Json | undefined>((at, key) => at?.[key], document));
 }
 
@@ -31,16 +40,53 @@ function indent(text: string, spaces: number) {
   return text.replaceAll('\n', `\n${' '.repeat(spaces)}`);
 }
 
-export function sampleFor(document: Json, path: string, method: string, operation: Json, isPublic: boolean): string {
-  const parameters = [...(operation.parameters ?? [])]
-    .map((p: Json) => resolveRef(document, p)!)
-    .filter((p) => p.in === 'path' || p.in === 'query');
+const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
+
+/** Path-item parameters, overridden by the operation's own (OpenAPI 3.1 section 4.8.9.1). */
+function parametersOf(document: Json, item: Json, operation: Json): Json[] {
+  const byKey = new Map<string, Json>();
+  for (const raw of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+    const parameter = resolveRef(document, raw)!;
+    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+  }
+  return [...byKey.values()];
+}
+
+export function isPublicOperation(document: Json, operation: Json): boolean {
+  const security = operation.security ?? document.security ?? [];
+  return security.length === 0 || security.every((s: Json) => Object.keys(s).length === 0);
+}
+
+/** True when no success response has a JSON body (HTML pages): the client must read text. */
+function answersText(document: Json, operation: Json): boolean {
+  const success = Object.entries<Json>(operation.responses ?? {}).filter(([status]) => /^2/.test(status));
+  const types = success.flatMap(([, response]) => Object.keys(resolveRef(document, response)?.content ?? {}));
+  return types.length > 0 && !types.some((type) => /json/.test(type));
+}
+
+export function sampleFor(document: Json, path: string, method: string, operation: Json, isPublic: boolean, item: Json = {}): string {
+  const setup = isPublic
+    ? `const ramp = createRampClient({ baseUrl: 'https://api.sandbox.ramp.example' });`
+    : `const ramp = createRampClient({\n  baseUrl: 'https://api.sandbox.ramp.example',\n  apiKey: process.env.RAMP_API_KEY!, // api_sand:{key_id}:{org_id}\n});`;
+  if (operation.operationId === 'createToken') {
+    // The token endpoint takes form fields: the client's helpers send them.
+    return `import { createRampClient } from '${packageName}';
+
+${setup}
+
+// Throws RampOAuthError (error: invalid_grant, …) when the grant is refused.
+const tokens = await ramp.exchangeJwt(process.env.PARTNER_JWT!); // a JWT your issuer signed
+const renewed = await ramp.refresh(tokens.refresh_token); // the refresh token is used up: keep the new one
+console.log(renewed.access_token, renewed.expires_in);
+`;
+  }
+  const parameters = parametersOf(document, item, operation).filter((p) => p.in === 'path' || p.in === 'query');
   const options: string[] = [];
   const groups = ['path', 'query']
     .map((where) => {
       const inGroup = parameters.filter((p) => p.in === where && (where === 'path' || p.required));
       if (inGroup.length === 0) return '';
-      return `${where}: { ${inGroup.map((p) => `${JSON.stringify(p.name).replace(/^"([A-Za-z_$][\w$]*)"$/, '$1')}: ${placeholder(p)}`).join(', ')} }`;
+      return `${where}: { ${inGroup.map((p) => `${property(p.name)}: ${placeholder(p)}`).join(', ')} }`;
     })
     .filter(Boolean);
   if (groups.length) options.push(`params: { ${groups.join(', ')} }`);
@@ -48,16 +94,15 @@ export function sampleFor(document: Json, path: string, method: string, operatio
   const media = body?.content?.['application/json'] ?? Object.values(body?.content ?? {})[0];
   const example = firstExample(document, media as Json | undefined);
   if (example !== undefined) options.push(`body: ${indent(JSON.stringify(example, null, 2), 2)}`);
+  if (answersText(document, operation)) options.push(`parseAs: 'text'`);
   const call = `ramp.${method.toUpperCase()}('${path}'${options.length ? `, {\n  ${options.join(',\n  ')},\n}` : ''})`;
-  const setup = isPublic
-    ? `const ramp = createRampClient({ baseUrl: 'https://api.sandbox.ramp.example' });`
-    : `const ramp = createRampClient({\n  baseUrl: 'https://api.sandbox.ramp.example',\n  apiKey: process.env.RAMP_API_KEY!, // api_sand:{key_id}:{org_id}\n});`;
-  return `import { createRampClient } from '${packageName}';
+  return `import { createRampClient, RampError } from '${packageName}';
 
 ${setup}
 
-const { data, error } = await ${call};
-if (error) throw error; // a typed problem (v2), or the surface's own error body
+const { data, error, response } = await ${call};
+// A RampProblem on v2 (slug, status, detail, …); RampApiError on v1 and lookup.
+if (!response.ok) throw RampError.from(error, response);
 console.log(data);
 `;
 }
@@ -67,12 +112,25 @@ export function addCodeSamples(document: Json): Json {
     for (const method of methods) {
       const operation = item[method];
       if (!operation) continue;
-      const security = operation.security ?? document.security ?? [];
-      const isPublic = security.length === 0 || security.every((s: Json) => Object.keys(s).length === 0);
       operation['x-codeSamples'] = [
-        { lang: 'TypeScript', label: 'TypeScript (@ramp/client)', source: sampleFor(document, path, method, operation, isPublic) },
+        { ...codeSampleLanguage, source: sampleFor(document, path, method, operation, isPublicOperation(document, operation), item) },
       ];
     }
   }
   return document;
+}
+
+/** generated/types/public-operations.ts: what the client sends without the API key. */
+export function publicOperationsModule(document: Json, header: string): string {
+  const entries: string[] = [];
+  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
+    const open = methods.filter((m) => item[m] && isPublicOperation(document, item[m])).map((m) => JSON.stringify(m.toUpperCase()));
+    if (open.length) entries.push(`  ${JSON.stringify(path)}: [${open.join(', ')}],`);
+  }
+  return `// ${header}
+/** The operations that take no API key (\`security: []\`): path template → methods. */
+export const publicOperations: Readonly<Record<string, readonly string[]>> = {
+${entries.join('\n')}
+};
+`;
 }

@@ -45,8 +45,20 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
         text += await menu.innerText();
       }
       for (const { operation } of operations) expect(text, operation.operationId).toContain(operation.summary);
-      // The generated TypeScript samples travel inside the page.
+      // The generated TypeScript samples travel inside the page, and opening an operation
+      // shows its sample (Redoc lists only the languages redocly.yaml names).
       expect(await page.content()).toContain('createRampClient');
+      // An operation of the tag left open, so its menu entry is already shown.
+      const withSample = operations.filter(({ webhook, operation }) => !webhook && operation['x-codeSamples']);
+      const target = withSample.find(({ operation }) => operation.tags?.includes(tags.at(-1))) ?? withSample[0]!;
+      const entry = menu.getByText(target.operation.summary, { exact: true }).first();
+      if (!(await entry.isVisible())) await menu.getByText(target.operation.tags[0], { exact: true }).last().click();
+      await entry.scrollIntoViewIfNeeded({ timeout: 60_000 });
+      await entry.click({ timeout: 60_000 });
+      const call = `ramp.${target.method.toUpperCase()}('${target.path}'`;
+      const sample = page.locator('pre, code').filter({ hasText: 'createRampClient' }).filter({ hasText: target.operation.operationId === 'createToken' ? 'exchangeJwt' : call }).first();
+      await sample.waitFor({ state: 'visible', timeout: 30_000 });
+      expect(await page.getByText('TypeScript (@ramp/client)').first().isVisible()).toBe(true);
       await page.screenshot({ path: join(artifactsDir, `redoc-${surface}.png`) });
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
