@@ -24,6 +24,8 @@ export interface ContractOperation {
   path: string;
   /** No API key (security: []). */
   isPublic: boolean;
+  /** A sandbox simulator (tag `Sandbox`): 403 `forbidden` in production. */
+  sandbox: boolean;
 }
 
 export interface Contract {
@@ -52,7 +54,7 @@ export function loadContract(path = contractPath): Contract {
       if (!operation) continue;
       const security = operation.security ?? document.security ?? [];
       const isPublic = security.length === 0 || security.some((s: Json) => Object.keys(s).length === 0);
-      operations.push({ operationId: operation.operationId, method, path, isPublic });
+      operations.push({ operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox') });
     }
   }
   return { document, problems, operations };

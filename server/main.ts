@@ -1,6 +1,7 @@
 /** npm start: reads the configuration, opens storage, makes sure a key exists, listens. */
+import { createServer } from 'node:http';
 import { createApp } from './app.ts';
-import { ConfigError, readConfig } from './config.ts';
+import { ConfigError, readConfig, type Config } from './config.ts';
 import { loadContract } from './contract.ts';
 import { bootstrapSeedKey } from './domain/bootstrap.ts';
 import { PriceFeed } from './domain/prices.ts';
@@ -13,14 +14,25 @@ import { openStorage } from './storage/database.ts';
 export async function start(env: NodeJS.ProcessEnv = process.env) {
   const config = readConfig(env);
   const logger = createLogger(config.logLevel);
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+    throw new ConfigError(`cannot open the database ${whereIsTheDatabase(config)}: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const prices = new PriceFeed(config.pricesFile, new Date(Date.now() + config.pricesWarmupMs));
   const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock, prices };
   const seeded = await bootstrapSeedKey(storage, config, systemClock.now());
   const app = createApp(services, handlers);
   const running = startJobs(services, config.jobIntervalMs);
-  const server = app.listen(config.port);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  // Slow clients (slowloris) are cut off: headers and whole requests have deadlines, checked
+  // every second; the 408 goes out and the connection is closed.
+  const server = createServer(
+    { headersTimeout: config.headersTimeoutMs, requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs), connectionsCheckingInterval: 1000 },
+    app,
+  ).listen(config.port);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error: NodeJS.ErrnoException) => {
+    await running.stop();
+    await storage.close();
+    throw error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new ConfigError(`cannot listen on PORT ${config.port}: ${error.code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}`) : error;
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, env: config.env, storage: storage.engine, baseUrl: config.baseUrl }, `ramp ${config.env} listening on http://localhost:${port}`);
@@ -34,6 +46,13 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     await storage.close();
   };
   return { server, port, services, jobs: running, stop };
+}
+
+/** The database named in an error, without the credentials of DATABASE_URL. */
+function whereIsTheDatabase(config: Config): string {
+  if (!config.databaseUrl) return `in RAMP_DATA_DIR (${config.dataDir})`;
+  const url = URL.canParse(config.databaseUrl) ? new URL(config.databaseUrl) : undefined;
+  return url ? `at DATABASE_URL (${url.hostname}:${url.port || 5432}${url.pathname})` : 'at DATABASE_URL (not a URL)';
 }
 
 if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) {

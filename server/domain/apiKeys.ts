@@ -53,4 +53,11 @@ export function hashMatches(raw: string, salt: string, stored: string): boolean 
 
 export const displayPrefix = (raw: string) => raw.slice(0, displayedPrefixLength);
 
+/**
+ * What finds a key's row: the SHA-256 of its `{key_id}` segment. The segment is the secret
+ * part of the key (the rest is public), so storing it would store the key; 128 random bits
+ * need no salt against guessing. The salted hash of the whole key still decides.
+ */
+export const keyLookup = (keyId: string) => createHash('sha256').update(keyId).digest('hex');
+
 export const newOrganizationId = () => randomUUID();

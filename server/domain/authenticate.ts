@@ -2,9 +2,7 @@
 import type { Config } from '../config.ts';
 import { Problem } from '../problems.ts';
 import type { Db } from '../storage/database.ts';
-import { apiKeysRepository } from '../storage/apiKeys.ts';
-import { organizationsRepository } from '../storage/organizations.ts';
-import { hashMatches, keyEnvFor, parseApiKey } from './apiKeys.ts';
+import { hashMatches, keyEnvFor, keyLookup, parseApiKey } from './apiKeys.ts';
 import type { Caller } from '../handlers/types.ts';
 
 const unauthorized = (detail: string) => new Problem('unauthorized', detail);
@@ -20,13 +18,21 @@ export async function authenticate(db: Db, config: Config, header: string | unde
   if (key.env !== keyEnvFor(config.env)) {
     throw unauthorized(`This is a ${key.env === 'sand' ? 'sandbox' : 'production'} key; it works only against the ${key.env === 'sand' ? 'sandbox' : 'production'} address.`);
   }
-  const stored = await apiKeysRepository(db).find(key.keyId);
-  const organization = stored && stored.organization_id === key.organizationId ? await organizationsRepository(db).find(key.organizationId) : undefined;
-  if (!stored || !organization || stored.revoked_at !== null || !hashMatches(key.raw, organization.key_salt, stored.hash)) {
+  // Every authenticated request runs this: the key and its organization in one indexed query.
+  const found = await db
+    .selectFrom('api_keys')
+    .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
+    .where('api_keys.lookup', '=', keyLookup(key.keyId))
+    .selectAll('organizations')
+    .select(['api_keys.id as key_id', 'api_keys.hash as key_hash', 'api_keys.revoked_at as key_revoked_at', 'api_keys.last_used_at as key_last_used_at'])
+    .executeTakeFirst();
+  if (!found) throw unauthorized('Invalid API key.');
+  const { key_id: keyId, key_hash: hash, key_revoked_at: revokedAt, key_last_used_at: lastUsedAt, ...organization } = found;
+  if (organization.id !== key.organizationId || revokedAt !== null || !hashMatches(key.raw, organization.key_salt, hash)) {
     throw unauthorized('Invalid API key.');
   }
-  if (!stored.last_used_at || now.getTime() - Date.parse(stored.last_used_at) > lastUsedResolutionMs) {
-    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', stored.id).execute();
+  if (!lastUsedAt || now.getTime() - Date.parse(lastUsedAt) > lastUsedResolutionMs) {
+    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', keyId).execute();
   }
-  return { organization, keyId: stored.id };
+  return { organization, keyId };
 }

@@ -7,7 +7,9 @@ import type { Config } from '../config.ts';
 import type { Storage } from '../storage/database.ts';
 import { apiKeysRepository } from '../storage/apiKeys.ts';
 import { organizationsRepository } from '../storage/organizations.ts';
-import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, newKeyId, newOrganizationId, newSalt, parseApiKey } from './apiKeys.ts';
+import { randomUUID } from 'node:crypto';
+import { ConfigError } from '../config.ts';
+import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, newKeyId, newOrganizationId, newSalt, parseApiKey } from './apiKeys.ts';
 
 export interface BootstrapResult {
   /** The full key when this start created it (print it once), else undefined. */
@@ -19,8 +21,8 @@ export async function bootstrapSeedKey(storage: Storage, config: Config, now: Da
   const at = now.toISOString();
   if (config.seedApiKey) {
     const key = parseApiKey(config.seedApiKey);
-    if (!key) throw new Error('RAMP_SEED_API_KEY is not a key of the form api_{sand|prod}:{key_id}:{org_id}');
-    if (key.env !== keyEnvFor(config.env)) throw new Error(`RAMP_SEED_API_KEY is a ${key.env} key but RAMP_ENV is ${config.env}`);
+    if (!key) throw new ConfigError('RAMP_SEED_API_KEY is not a key of the form api_{sand|prod}:{key_id}:{org_id}');
+    if (key.env !== keyEnvFor(config.env)) throw new ConfigError(`RAMP_SEED_API_KEY is a ${key.env} key but RAMP_ENV is ${config.env}`);
     return storage.db.transaction().execute(async (tx) => {
       const organizations = organizationsRepository(tx);
       let organization = await organizations.find(key.organizationId);
@@ -30,16 +32,16 @@ export async function bootstrapSeedKey(storage: Storage, config: Config, now: Da
           keySalt: newSalt(), kybStatus: 'approved', kybApprovedAt: at, kycStatus: 'approved', now: at,
         });
       } else if (organization.type !== 'business') {
-        throw new Error(`RAMP_SEED_API_KEY names organization ${organization.id}, which is not a business`);
+        throw new ConfigError(`RAMP_SEED_API_KEY names organization ${organization.id}, which is not a business`);
       } else if (organization.kyb_status !== 'approved') {
         await organizations.update(organization.id, { kyb_status: 'approved', kyb_approved_at: at, updated_at: at });
       }
       const keys = apiKeysRepository(tx);
-      const existing = await keys.find(key.keyId);
-      if (existing && existing.organization_id !== organization.id) throw new Error('RAMP_SEED_API_KEY reuses a key id of another organization');
+      const existing = await keys.findByLookup(keyLookup(key.keyId));
+      if (existing && existing.organization_id !== organization.id) throw new ConfigError('RAMP_SEED_API_KEY reuses a key id of another organization');
       const hash = hashApiKey(key.raw, organization.key_salt);
       if (!existing) {
-        await keys.insert({ id: key.keyId, organization_id: organization.id, env: key.env, hash, prefix: displayPrefix(key.raw), created_at: at, revoked_at: null, last_used_at: null });
+        await keys.insert({ id: randomUUID(), lookup: keyLookup(key.keyId), organization_id: organization.id, env: key.env, hash, prefix: displayPrefix(key.raw), created_at: at, revoked_at: null, last_used_at: null });
       } else if (existing.revoked_at !== null || existing.hash !== hash) {
         await tx.updateTable('api_keys').set({ revoked_at: null, hash }).where('id', '=', existing.id).execute();
       }
@@ -57,7 +59,7 @@ export async function bootstrapSeedKey(storage: Storage, config: Config, now: Da
     const keyId = newKeyId();
     const raw = formatApiKey('sand', keyId, organization.id);
     await apiKeysRepository(tx).insert({
-      id: keyId, organization_id: organization.id, env: 'sand', hash: hashApiKey(raw, organization.key_salt),
+      id: randomUUID(), lookup: keyLookup(keyId), organization_id: organization.id, env: 'sand', hash: hashApiKey(raw, organization.key_salt),
       prefix: displayPrefix(raw), created_at: at, revoked_at: null, last_used_at: null,
     });
     return { createdKey: raw, organizationId: organization.id };

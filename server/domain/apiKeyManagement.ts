@@ -1,0 +1,57 @@
+/**
+ * Issuing and revoking API keys (seed part 5, rules 5 to 7): only a business organization
+ * whose KYB is approved holds keys, at most 5 active at a time, the whole key is returned
+ * once and only its hash is kept, a revoked key stops working with its next request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { Problem } from '../problems.ts';
+import type { Storage } from '../storage/database.ts';
+import { apiKeysRepository, type ApiKeyRow } from '../storage/apiKeys.ts';
+import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, maxActiveKeys, newKeyId } from './apiKeys.ts';
+
+export interface IssuedKey {
+  row: ApiKeyRow;
+  /** The whole key: shown in this answer and never again. */
+  key: string;
+}
+
+export async function issueApiKey(storage: Storage, config: Pick<Config, 'env'>, organizationId: string, now: Date): Promise<IssuedKey> {
+  return storage.db.transaction().execute(async (tx) => {
+    // The organization row is the lock that serializes key creation for it: two concurrent
+    // requests cannot both see 4 active keys and both add a fifth (SQLite has one writer).
+    let query = tx.selectFrom('organizations').selectAll().where('id', '=', organizationId);
+    if (storage.engine === 'postgres') query = query.forUpdate();
+    const organization = await query.executeTakeFirst();
+    if (!organization) throw new Problem('not-found', `Organization ${organizationId} was not found.`);
+    if (organization.type !== 'business') throw new Problem('forbidden', 'Only business organizations can hold API keys.');
+    if (organization.kyb_status !== 'approved') {
+      throw new Problem('forbidden', "API keys can be created once the organization's KYB is approved.");
+    }
+    const keys = apiKeysRepository(tx);
+    if ((await keys.countActive(organization.id)) >= maxActiveKeys) {
+      throw new Problem('conflict', `The organization already has ${maxActiveKeys} active API keys; delete one before creating another.`);
+    }
+    const keyId = newKeyId();
+    const key = formatApiKey(keyEnvFor(config.env), keyId, organization.id);
+    const row: ApiKeyRow = {
+      id: randomUUID(),
+      lookup: keyLookup(keyId),
+      organization_id: organization.id,
+      env: keyEnvFor(config.env),
+      hash: hashApiKey(key, organization.key_salt),
+      prefix: displayPrefix(key),
+      created_at: now.toISOString(),
+      revoked_at: null,
+      last_used_at: null,
+    };
+    await keys.insert(row);
+    return { row, key };
+  });
+}
+
+/** Revokes at once, with no grace period; an unknown or already revoked key is `not-found`. */
+export async function revokeApiKey(storage: Storage, organizationId: string, id: string, now: Date): Promise<void> {
+  const revoked = await apiKeysRepository(storage.db).revoke(organizationId, id.toLowerCase(), now.toISOString());
+  if (!revoked) throw new Problem('not-found', `API key ${id} was not found.`);
+}

@@ -1,0 +1,14 @@
+/** v1 organizations: create a child organization, rename the own organization or a child. */
+import { createChildOrganization, renameOrganization } from '../../domain/childOrganizations.ts';
+import { presentOrganization } from '../../domain/organizationPresenters.ts';
+import type { Handler } from '../types.ts';
+
+export const v1CreateOrganization: Handler<'v1CreateOrganization'> = async ({ body, caller, services }) => {
+  const organization = await createChildOrganization(services.storage.db, caller, body, services.clock.now());
+  return { status: 201, body: presentOrganization(organization) };
+};
+
+export const v1RenameOrganization: Handler<'v1RenameOrganization'> = async ({ params, body, caller, services }) => {
+  const organization = await renameOrganization(services.storage.db, caller, params.org_id, body.displayName, services.clock.now());
+  return { status: 200, body: { displayName: organization.display_name, organizationId: organization.id } };
+};

@@ -1,0 +1,26 @@
+/** v2 API keys of the key's own organization or of a direct customer organization. */
+import { issueApiKey, revokeApiKey } from '../../domain/apiKeyManagement.ts';
+import { presentApiKey } from '../../domain/organizationPresenters.ts';
+import { pageMeta, v2Page } from '../../domain/pagination.ts';
+import { actFor } from '../../domain/scope.ts';
+import { apiKeysRepository } from '../../storage/apiKeys.ts';
+import type { Handler } from '../types.ts';
+
+export const createApiKey: Handler<'createApiKey'> = async ({ params, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const { row, key } = await issueApiKey(services.storage, services.config, organization.id, services.clock.now());
+  return { status: 201, body: { ...presentApiKey(row), key } };
+};
+
+export const listApiKeys: Handler<'listApiKeys'> = async ({ params, query, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const page = v2Page(query);
+  const { items, total } = await apiKeysRepository(services.storage.db).activePage(organization.id, page);
+  return { status: 200, body: { items: items.map(presentApiKey), ...pageMeta(page, total) } };
+};
+
+export const deleteApiKey: Handler<'deleteApiKey'> = async ({ params, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  await revokeApiKey(services.storage, organization.id, params.id, services.clock.now());
+  return { status: 204, body: undefined };
+};

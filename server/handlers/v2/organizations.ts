@@ -1,0 +1,17 @@
+/** v2 organizations: the partner's customer organizations, and any one the key can act for. */
+import { presentOrganization } from '../../domain/organizationPresenters.ts';
+import { pageMeta, v2Page } from '../../domain/pagination.ts';
+import { actFor } from '../../domain/scope.ts';
+import { organizationsRepository } from '../../storage/organizations.ts';
+import type { Handler } from '../types.ts';
+
+export const listOrganizations: Handler<'listOrganizations'> = async ({ query, caller, services }) => {
+  const page = v2Page(query);
+  const { items, total } = await organizationsRepository(services.storage.db).childrenPage(caller.organization.id, page, undefined, 'desc');
+  return { status: 200, body: { items: items.map(presentOrganization), ...pageMeta(page, total) } };
+};
+
+export const getOrganization: Handler<'getOrganization'> = async ({ params, caller, services }) => {
+  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  return { status: 200, body: presentOrganization(organization) };
+};
