@@ -4089,6 +4089,14 @@ export interface components {
             type: "https://docs.ramp.example/errors/validation-error";
         };
         /**
+         * BadRequestProblem
+         * @description A v2 400: `invalid-request` (malformed JSON, a bad parameter, a failed value check) or
+         *     `validation-error` (fields missing, not allowed or malformed; `errors` lists them). Every
+         *     operation whose 400 is one of these two refers to this one union, so a client generated
+         *     from the contract decodes each of them into the same type.
+         */
+        BadRequestProblem: components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+        /**
          * PaymentAccountUnavailableProblem
          * @description Problem `payment-account-unavailable` (409). Another organization holds the account.
          */
@@ -5942,6 +5950,15 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
+        /** @description The body is not JSON: v1 bodies are `application/json` (an empty body counts as `{}`). */
+        V1UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
         /** @description Unexpected server error. Retry with exponential backoff. */
         V1InternalError: {
             headers: {
@@ -6409,6 +6426,7 @@ export type SchemaPaymentAccountRequest = components['schemas']['PaymentAccountR
 export type SchemaProblemFieldError = components['schemas']['ProblemFieldError'];
 export type SchemaValidationProblem = components['schemas']['ValidationProblem'];
 export type SchemaValidationErrorProblem = components['schemas']['ValidationErrorProblem'];
+export type SchemaBadRequestProblem = components['schemas']['BadRequestProblem'];
 export type SchemaPaymentAccountUnavailableProblem = components['schemas']['PaymentAccountUnavailableProblem'];
 export type SchemaPaymentAccountDisabledProblem = components['schemas']['PaymentAccountDisabledProblem'];
 export type SchemaConflictProblem = components['schemas']['ConflictProblem'];
@@ -6512,6 +6530,7 @@ export type SchemaLaunchJwtBearerRequest = components['schemas']['LaunchJwtBeare
 export type SchemaLaunchRefreshTokenRequest = components['schemas']['LaunchRefreshTokenRequest'];
 export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
 export type ResponseV1Unauthorized = components['responses']['V1Unauthorized'];
+export type ResponseV1UnsupportedMediaType = components['responses']['V1UnsupportedMediaType'];
 export type ResponseV1InternalError = components['responses']['V1InternalError'];
 export type ResponseV1ListBadRequest = components['responses']['V1ListBadRequest'];
 export type ResponseV1InvalidId = components['responses']['V1InvalidId'];
@@ -6597,6 +6616,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -6648,6 +6668,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -6738,6 +6759,7 @@ export interface operations {
             };
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -6869,6 +6891,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -6912,6 +6935,7 @@ export interface operations {
             };
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -6963,6 +6987,7 @@ export interface operations {
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7020,6 +7045,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7066,6 +7092,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7227,6 +7254,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7339,6 +7367,7 @@ export interface operations {
             };
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7390,6 +7419,7 @@ export interface operations {
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7439,6 +7469,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7520,6 +7551,7 @@ export interface operations {
             };
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7571,6 +7603,7 @@ export interface operations {
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7616,6 +7649,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7697,6 +7731,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7740,6 +7775,7 @@ export interface operations {
             };
             400: components["responses"]["V1ListBadRequest"];
             401: components["responses"]["V1Unauthorized"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7784,6 +7820,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7910,6 +7947,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -7962,6 +8000,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -8015,6 +8054,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -8066,6 +8106,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -8159,6 +8200,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -8310,7 +8352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8462,7 +8504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8934,7 +8976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9044,7 +9086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9106,7 +9148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9432,7 +9474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9487,7 +9529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9553,7 +9595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9621,7 +9663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9689,7 +9731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9748,7 +9790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["ValidationErrorProblem"];
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
