@@ -9,7 +9,8 @@ import { assertSandbox } from './domain/environment.ts';
 import { errorHandler, internalCause, surfaceOf } from './errors.ts';
 import { limitReads } from './domain/rateLimit.ts';
 import type { Caller, Handler, Handlers, ServedOperationId } from './handlers/types.ts';
-import { Problem } from './problems.ts';
+import { Problem, validationError } from './problems.ts';
+import { maxArrayItems, oversizedArray } from './domain/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './submissionErrors.ts';
 import { cacheValidatorRouteMatchers } from './validatorRouteCache.ts';
@@ -32,6 +33,10 @@ export function createApp(services: Services, handlers: Handlers) {
   });
   app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: bodyLimit }));
+  app.use((req, _res, next) => {
+    const pointer = oversizedArray(req.body);
+    next(pointer === undefined ? undefined : validationError([{ pointer, detail: `must not have more than ${maxArrayItems} items` }]));
+  });
   // Simulators do not exist in production, whatever the request (seed part 7, `forbidden`).
   for (const operation of contract.operations.filter((o) => o.sandbox)) {
     app[operation.method](toExpressPath(operation.path), (_req: Request, _res: Response, next: NextFunction) => {
@@ -42,7 +47,7 @@ export function createApp(services: Services, handlers: Handlers) {
   app.use(
     OpenApiValidator.middleware({
       // The validator resolves references in place; give it its own copy of the document.
-      apiSpec: structuredClone(contract.document) as never,
+      apiSpec: validatorDocument(contract.document) as never,
       // Query, path and header values are text and always coerced; a JSON body is not: `false`
       // is not the string "false" (coerceTypes would turn it into one).
       validateRequests: config.validateRequests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
@@ -78,6 +83,27 @@ export function createApp(services: Services, handlers: Handlers) {
   return app;
 }
 
+/**
+ * The validator's own copy of the document. A free-form exploded query object (the app
+ * pages' `query`: any parameters, passed on) is "any query parameter" to it, except a
+ * parameter spelled like the object's own name, which it then checks as the whole object
+ * and refuses (`?query=x`). Such an operation is given to it as taking any query parameter.
+ */
+function validatorDocument(document: Record<string, any>) {
+  const copy = structuredClone(document);
+  const resolve = (p: Record<string, any>) => (typeof p.$ref === 'string' ? copy.components.parameters[p.$ref.split('/').pop()!] : p);
+  for (const item of Object.values<Record<string, any>>(copy.paths ?? {})) {
+    for (const operation of Object.values<Record<string, any>>(item)) {
+      if (!Array.isArray(operation?.parameters)) continue;
+      const freeForm = (p: Record<string, any>) => resolve(p).in === 'query' && resolve(p).schema?.type === 'object' && resolve(p).explode !== false && resolve(p).schema?.additionalProperties;
+      if (!operation.parameters.some(freeForm)) continue;
+      operation.parameters = operation.parameters.filter((p: Record<string, any>) => !freeForm(p));
+      operation['x-eov-allow-unknown-query-parameters'] = true;
+    }
+  }
+  return copy;
+}
+
 /** What every handler returns, seen without its operation's types. */
 interface LooseReply {
   status: number;
@@ -93,7 +119,13 @@ export const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1
 function limitReadsOf(services: Services) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const caller = (req as Request & { caller: Caller }).caller;
-    limitReads(services.storage.db, caller, req.params.organizationId as string | undefined, services.config.rateLimitReadsPerSecond, services.clock.now()).then(() => next(), next);
+    limitReads(
+      services.storage.db,
+      caller,
+      req.params.organizationId as string | undefined,
+      { readsPerSecond: services.config.rateLimitReadsPerSecond, windowSeconds: services.config.rateLimitWindowSeconds },
+      services.clock.now(),
+    ).then(() => next(), next);
   };
 }
 

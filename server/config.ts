@@ -39,6 +39,8 @@ export interface Config {
   webhookCaFile: string | undefined;
   /** v2 reads (GET) allowed per organization and second before 429 `rate-limit-exceeded`; 0 is no limit. */
   rateLimitReadsPerSecond: number;
+  /** The length of one counting window; a window allows readsPerSecond × its seconds. */
+  rateLimitWindowSeconds: number;
   /** A client must send its request headers within this time, its whole request within requestTimeoutMs (slow clients). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -91,6 +93,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: Number(env.RAMP_WEBHOOK_TIMEOUT_MS ?? 10000),
     webhookCaFile: env.RAMP_WEBHOOK_CA_FILE || undefined,
     rateLimitReadsPerSecond: Number(env.RAMP_RATE_LIMIT_READS_PER_SECOND || 0),
+    rateLimitWindowSeconds: Math.max(1, Math.round(Number(env.RAMP_RATE_LIMIT_WINDOW_SECONDS || 1))),
     headersTimeoutMs: Number(env.RAMP_HEADERS_TIMEOUT_MS || 20_000),
     requestTimeoutMs: Number(env.RAMP_REQUEST_TIMEOUT_MS || 60_000),
   };

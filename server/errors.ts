@@ -22,6 +22,7 @@ export function surfaceOf(path: string): Surface {
 /** On a request whose failure was wrapped by the validator: the error to log. */
 export const internalCause = Symbol('internalCause');
 
+const maxListedFields = 50;
 const internalDetail = 'An unexpected error occurred. It has been logged; retry later.';
 
 interface ValidatorError {
@@ -46,6 +47,8 @@ export function toProblem(error: unknown): Problem | undefined {
     const allow = e.headers?.Allow ?? e.headers?.allow;
     return new Problem('method-not-allowed', e.message ?? 'Method not allowed.', {}, allow ? { Allow: allow } : {});
   }
+  // The validator checks the header's presence before our handler sees the request.
+  if (e.status === 401 && /header required/.test(e.message ?? '')) return new Problem('unauthorized', 'The Authorization header is missing; send the raw API key.');
   if (e.status === 401) return new Problem('unauthorized', e.message && e.message !== 'unauthorized' ? e.message : 'Invalid API key.');
   if (e.status === 400) {
     // A body with a discriminator (WalletRequest) is validated on its own: its paths lack /body.
@@ -55,8 +58,10 @@ export function toProblem(error: unknown): Problem | undefined {
     const inBody = errors.filter((x) => x.path?.startsWith('/body'));
     const badEnum = errors.some((x) => x.errorCode?.startsWith('enum.'));
     if (inBody.length > 0 && inBody.length === errors.length && !badEnum) {
-      const fields: FieldError[] = inBody.map((x) => ({ pointer: x.path.slice('/body'.length) || '/', detail: x.message }));
-      return new Problem('validation-error', `The request has ${fields.length} invalid field${fields.length === 1 ? '' : 's'}.`, { errors: fields });
+      // The first fields only: a 60 kB array of wrong items must not make a multi-megabyte answer.
+      const fields: FieldError[] = inBody.slice(0, maxListedFields).map((x) => ({ pointer: x.path.slice('/body'.length) || '/', detail: x.message }));
+      const listed = inBody.length > maxListedFields ? ` (the first ${maxListedFields} are listed)` : '';
+      return new Problem('validation-error', `The request has ${inBody.length} invalid field${inBody.length === 1 ? '' : 's'}${listed}.`, { errors: fields });
     }
     const first = errors[0];
     const where = first?.path?.replace(/^\/params\//, '/path/').replace(/^\/(query|path|headers)\//, '$1 parameter ').replace(/^\/body/, 'body');

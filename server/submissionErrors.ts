@@ -18,6 +18,8 @@ interface SubmissionRoute {
   surface: 'v1' | 'v2';
 }
 
+const maxListedFields = 200;
+
 const routes: SubmissionRoute[] = [
   { method: 'PUT', path: /^\/organization\/[^/]+\/kyc\/?$/, schema: 'KycRequest', surface: 'v2' },
   { method: 'PUT', path: /^\/organization\/[^/]+\/kyb\/?$/, schema: 'KybRequest', surface: 'v2' },
@@ -54,7 +56,12 @@ export function submissionErrorHandler(services: Pick<Services, 'contract' | 'cl
       return res.status(400).json({ error: 'Invalid request', details });
     }
     if (!fields || fields.length === 0) return next(error);
-    if (route.surface === 'v2') return next(validationError(fields));
+    // Every field of a real submission fits; an array of junk does not make a megabyte answer.
+    const total = fields.length;
+    fields = fields.slice(0, maxListedFields);
+    if (route.surface === 'v2') {
+      return next(total > maxListedFields ? new Problem('validation-error', `The request has ${total} invalid fields (the first ${maxListedFields} are listed).`, { errors: fields }) : validationError(fields));
+    }
     return res.status(400).json({ error: 'Invalid KYC submission', details: fields.map((f) => ({ field: dottedPath(f.pointer), message: f.detail })) });
   };
 }

@@ -5,6 +5,10 @@
  * something to filter. Every value is a pure function of the clock and the prices file,
  * so two server processes publish the same prices. The token list is read from the file
  * (re-read when it changes), so a new token appears without a code change.
+ *
+ * Prices are computed once per second of the clock and reused within it (decimal powers
+ * and hashes are costly and the request path is hot): a value moves by less than its last
+ * published digit within a second, and both processes still compute the same second alike.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -86,14 +90,26 @@ const usdPlaces = 6;
 const ratePlaces = 4;
 
 /** A small stable number in [-1, 1) from a string: provider skews and phase offsets. */
-function jitter(seed: string): number {
+function hashJitter(seed: string): number {
   return createHash('sha256').update(seed).digest().readUInt32BE(0) / 2 ** 31 - 1;
+}
+
+/** What one second of the clock priced, with the configuration it was priced from. */
+interface SecondPrices {
+  second: number;
+  config: PricesConfig;
+  costs: Map<string, TokenCost>;
+  usdRates: Map<string, Decimal>;
+  exchangeRates?: Record<string, ExchangeRate>;
 }
 
 export class PriceFeed {
   private config: PricesConfig;
   private loadedMtimeMs = 0;
   private checkedAt = 0;
+  /** hashJitter is pure: its few seeds (providers × subjects) are hashed once. */
+  private readonly jitters = new Map<string, number>();
+  private priced: SecondPrices | undefined;
 
   constructor(
     private readonly file: string = defaultPricesFile,
@@ -121,13 +137,28 @@ export class PriceFeed {
     return this.config;
   }
 
+  private jitter(seed: string): number {
+    let value = this.jitters.get(seed);
+    if (value === undefined) this.jitters.set(seed, (value = hashJitter(seed)));
+    return value;
+  }
+
+  /** This second's memo, started afresh when the second or the configuration changes. */
+  private pricedAt(config: PricesConfig, now: Date): SecondPrices {
+    const second = Math.floor(now.getTime() / 1000);
+    if (this.priced?.second !== second || this.priced.config !== config) {
+      this.priced = { second, config, costs: new Map(), usdRates: new Map() };
+    }
+    return this.priced;
+  }
+
   available(now: Date): boolean {
     return now.getTime() >= this.availableFrom.getTime();
   }
 
   /** When `provider` last published for `subject`: a multiple of its period, phase-shifted per subject. */
   private publishedAt(provider: { id: string; periodSeconds: number }, subject: string, nowSeconds: number): number {
-    const phase = Math.floor(((jitter(`${provider.id}:${subject}:phase`) + 1) / 2) * provider.periodSeconds);
+    const phase = Math.floor(((this.jitter(`${provider.id}:${subject}:phase`) + 1) / 2) * provider.periodSeconds);
     return Math.floor((nowSeconds - phase) / provider.periodSeconds) * provider.periodSeconds + phase;
   }
 
@@ -135,8 +166,8 @@ export class PriceFeed {
   private usdRate(config: PricesConfig, currency: string, atSeconds: number, provider = ''): Decimal {
     const base = new Decimal(config.currencies[currency]?.usdRate ?? NaN);
     if (currency === 'USD') return base;
-    const drift = 0.002 * Math.sin((2 * Math.PI * atSeconds) / 3600 + jitter(currency) * Math.PI);
-    const skew = provider ? 0.0004 * jitter(`${provider}:${currency}`) : 0;
+    const drift = 0.002 * Math.sin((2 * Math.PI * atSeconds) / 3600 + this.jitter(currency) * Math.PI);
+    const skew = provider ? 0.0004 * this.jitter(`${provider}:${currency}`) : 0;
     return base.mul(1 + drift + skew);
   }
 
@@ -158,7 +189,17 @@ export class PriceFeed {
     return bond;
   }
 
+  /** A token's cost as the request sees it: this second's prices, its own time, its `max_age`. */
   private costOf(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, now: Date, maxAge?: number): TokenCost {
+    const priced = this.pricedAt(config, now);
+    let cost = priced.costs.get(token.symbol);
+    if (!cost) priced.costs.set(token.symbol, (cost = this.computeCost(config, token, new Date(priced.second * 1000))));
+    const oldest = priced.second - (maxAge ?? Infinity);
+    const sources = Object.fromEntries(Object.entries(cost.sources).filter(([, s]) => s.updated_at >= oldest));
+    return { ...cost, current_time: now.toISOString(), sources };
+  }
+
+  private computeCost(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, now: Date): TokenCost {
     const nowSeconds = now.getTime() / 1000;
     const bond = token.kind === 'bond' ? token : this.bondOf(config, token);
     const all = config.providers.map((provider) => {
@@ -170,9 +211,7 @@ export class PriceFeed {
     const fiat = this.fiatPrice(config, token, nowSeconds);
     const rate = Decimal.sum(...all.map((s) => s.rate)).div(all.length);
     const sources = Object.fromEntries(
-      all
-        .filter((s) => maxAge === undefined || s.at >= Math.floor(nowSeconds) - maxAge)
-        .map((s) => [s.id, { exchange_rate: s.rate.toFixed(ratePlaces), token_cost_in_usd: s.usd.toFixed(usdPlaces), updated_at: s.at }]),
+      all.map((s) => [s.id, { exchange_rate: s.rate.toFixed(ratePlaces), token_cost_in_usd: s.usd.toFixed(usdPlaces), updated_at: s.at }]),
     );
     return {
       token_symbol: token.symbol,
@@ -241,7 +280,18 @@ export class PriceFeed {
   /** `usd_to_<currency>` for every currency but USD. */
   exchangeRates(now: Date, maxAge?: number): Record<string, ExchangeRate> {
     const config = this.current(now);
-    const nowSeconds = Math.floor(now.getTime() / 1000);
+    const priced = this.pricedAt(config, now);
+    priced.exchangeRates ??= this.computeExchangeRates(config, priced.second);
+    const oldest = priced.second - (maxAge ?? Infinity);
+    return Object.fromEntries(
+      Object.entries(priced.exchangeRates).map(([key, rate]) => [
+        key,
+        { ...rate, sources: Object.fromEntries(Object.entries(rate.sources).filter(([, s]) => s.updated_at >= oldest)) },
+      ]),
+    );
+  }
+
+  private computeExchangeRates(config: PricesConfig, nowSeconds: number): Record<string, ExchangeRate> {
     const rates: Record<string, ExchangeRate> = {};
     for (const currency of Object.keys(config.currencies).filter((c) => c !== 'USD')) {
       const all = config.providers.map((provider) => {
@@ -252,9 +302,7 @@ export class PriceFeed {
         rate: Decimal.sum(...all.map((s) => s.rate)).div(all.length).toFixed(ratePlaces),
         currency,
         updated_at: Math.max(...all.map((s) => s.at)),
-        sources: Object.fromEntries(
-          all.filter((s) => maxAge === undefined || s.at >= nowSeconds - maxAge).map((s) => [s.id, { exchange_rate: s.rate.toFixed(ratePlaces), updated_at: s.at }]),
-        ),
+        sources: Object.fromEntries(all.map((s) => [s.id, { exchange_rate: s.rate.toFixed(ratePlaces), updated_at: s.at }])),
       };
     }
     return rates;
@@ -263,8 +311,13 @@ export class PriceFeed {
   /** Price of `amount` of `from` in `to` (fiat currency or token symbol), for quotes. */
   convert(amount: Decimal, from: string, to: string, now: Date): Decimal | undefined {
     const config = this.current(now);
+    const priced = this.pricedAt(config, now);
     const inUsd = (asset: string): Decimal | undefined => {
-      if (config.currencies[asset]) return new Decimal(1).div(this.usdRate(config, asset, now.getTime() / 1000));
+      if (config.currencies[asset]) {
+        let rate = priced.usdRates.get(asset);
+        if (!rate) priced.usdRates.set(asset, (rate = this.usdRate(config, asset, priced.second)));
+        return new Decimal(1).div(rate);
+      }
       if (asset === 'USDC' || asset === 'USDT') return new Decimal(1);
       const token = config.tokens.find((t) => t.symbol.toUpperCase() === asset.toUpperCase());
       return token ? new Decimal(this.costOf(config, token, now).token_cost_in_usd) : undefined;

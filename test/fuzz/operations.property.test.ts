@@ -1,0 +1,224 @@
+/**
+ * Property tests of every operation of the contract, over HTTP against the real app:
+ * requests generated from the documents (valid ones, and valid ones broken in one way) get
+ * a documented answer (status, content type, required headers, body schema), never a 5xx;
+ * a broken request gets a 4xx; and a refused request leaves every table exactly as it was.
+ *
+ * Background jobs are held (they would change the database between two snapshots) and the
+ * clock is the test's, so the only writer is the request under test.
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, readyAccount, solanaAddress } from '../support/money.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
+import { operations, resolve, responseProblems, valueOf, wrongTypeOf, type Operation, type Parameter } from './contract.ts';
+
+/** Runs per operation and kind; the whole file stays within about a minute on two cores. */
+const runs = Number(process.env.RAMP_FUZZ_RUNS ?? 6);
+
+let server: TestServer;
+const ids: Record<'organization' | 'customer' | 'object', string[]> = { organization: [], customer: [], object: [] };
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: manualClock(), env: { RAMP_JOB_INTERVAL_MS: '3600000' } });
+  const child = async (type: 'personal' | 'business') => {
+    const id = (await server.call('POST', '/ramp/organization', { body: { displayName: `Fuzz ${type}`, type } })).json_.organizationId as string;
+    await server.call('POST', `/sandbox/organization/${id}/${type === 'personal' ? 'kyc' : 'kyb'}`, { body: { status: 'approved' } });
+    return id;
+  };
+  const person = await child('personal');
+  const business = await child('business');
+  ids.organization.push(server.partnerId, person, business);
+  // v2 objects of the partner: a wallet, a ready account, a quote and its order, a subscription.
+  const wallet = solanaAddress();
+  const created = await server.call('POST', `/organization/${server.partnerId}/wallet`, { body: { custody: 'external', address: wallet, blockchain: 'solana' } });
+  const account = await readyAccount(server, server.partnerId);
+  const quote = await server.call('POST', `/organization/${server.partnerId}/quote`, {
+    body: { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: wallet },
+  });
+  const order = await server.call('POST', `/organization/${server.partnerId}/order`, { body: { quoteId: quote.json_.quoteId } });
+  const subscription = await server.call('POST', '/webhook_subscription', { body: { url: 'http://127.0.0.1:9/hook', eventType: 'orderUpdated' } });
+  // v1 objects of an approved customer.
+  const customer = await createCustomer(server, { approved: true });
+  ids.customer.push(customer, person, business);
+  const v1Wallet = await createWallet(server, customer);
+  const bank = await createBankAccount(server, customer);
+  const v1Order = await server.call('POST', '/ramp/order', { body: { customerId: customer, type: 'onramp', sourceAmount: '250.00', walletId: v1Wallet.id, token: 'CETES' } });
+  ids.object.push(created.json_.id, account.id, order.json_.id, subscription.json_.id, v1Wallet.id, bank.internalAccountId, v1Order.json_.id);
+  expect(ids.object.every((id) => typeof id === 'string'), JSON.stringify(ids)).toBe(true);
+}, 120_000);
+afterAll(() => server?.close());
+
+/** Every table, hashed: what a refused request must leave unchanged (rate-limit counters aside, which count by design). */
+async function snapshot(): Promise<string> {
+  const db = server.services.storage.db;
+  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_') && n !== 'rate_limit_windows').sort();
+  const hash = createHash('sha256');
+  for (const table of tables) {
+    const rows = (await db.selectFrom(table as 'organizations').selectAll().execute()).map((row) => JSON.stringify(row)).sort();
+    hash.update(`${table}:${rows.length}:${rows.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+interface Request {
+  path: string;
+  query: Record<string, string>;
+  key?: string | null;
+  body?: unknown;
+  raw?: string;
+  contentType?: string;
+  /** How the request was broken, for invalid ones. */
+  broken?: string;
+}
+
+const uuid = fc.uuid({ version: 4 });
+
+function pathValue(p: Parameter): fc.Arbitrary<string> {
+  const known = (list: string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...list) }, { weight: 1, arbitrary: uuid });
+  if (p.name === 'organizationId' || p.name === 'org_id') return known(ids.organization);
+  if (p.name === 'customer_id') return known(ids.customer);
+  if (p.name === 'id') return known(ids.object);
+  if (p.name === 'identifier') return fc.constantFrom('CETES', 'cetes', 'USTBL', 'UNKNOWN1');
+  return valueOf(p.schema).map(String);
+}
+
+function queryValues(op: Operation): fc.Arbitrary<Record<string, string>> {
+  const query = op.parameters.filter((p) => p.in === 'query');
+  const entries = query.map((p) => {
+    const s = resolve(p.schema);
+    // A free-form exploded object (the app pages' passed-on query): its keys are the parameters.
+    if (s.type === 'object' && p.explode !== false) return fc.option(valueOf(p.schema).map((v) => v as Record<string, string>), { nil: undefined });
+    return fc.option(valueOf(p.schema).map((v) => ({ [p.name]: String(v) })), { nil: undefined, freq: 2 });
+  });
+  return fc.tuple(...entries).map((parts) => Object.assign({}, ...parts.filter(Boolean)));
+}
+
+function validRequest(op: Operation): fc.Arbitrary<Request> {
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  return fc
+    .record({
+      path: fc.tuple(...pathParams.map(pathValue)).map((values) => pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, encodeURIComponent(values[i]!)), op.path)),
+      query: queryValues(op),
+      body: op.body ? (op.body.required ? valueOf(op.body.schema) : fc.option(valueOf(op.body.schema), { nil: undefined })) : fc.constant(undefined),
+    })
+    .map((r) => (r.body === undefined ? { path: r.path, query: r.query } : r));
+}
+
+/** One way to break a valid request that the documents forbid; each applies to some operations. */
+function breakers(op: Operation) {
+  const list: { name: string; apply: (r: Request, pick: number) => Request | undefined }[] = [];
+  if (op.keyed) {
+    list.push({ name: 'no API key', apply: (r) => ({ ...r, key: null }) });
+    list.push({ name: 'Bearer-prefixed key', apply: (r) => ({ ...r, key: `Bearer ${server.key}` }) });
+    list.push({ name: 'revoked-looking key of another organization', apply: (r) => ({ ...r, key: server.key.replace(/:[^:]+$/, ':00000000-0000-4000-8000-000000000000') }) });
+  }
+  const pathUuids = op.parameters.filter((p) => p.in === 'path' && resolve(p.schema).format === 'uuid');
+  if (pathUuids.length) {
+    list.push({
+      name: 'path id that is not a UUID',
+      apply: (r, pick) => {
+        const p = pathUuids[pick % pathUuids.length]!;
+        const segments = op.path.split('/');
+        const at = segments.indexOf(`{${p.name}}`);
+        const parts = r.path.split('/');
+        parts[at] = 'not-a-uuid';
+        return { ...r, path: parts.join('/') };
+      },
+    });
+  }
+  const freeForm = op.parameters.some((p) => p.in === 'query' && resolve(p.schema).type === 'object');
+  if (!freeForm) list.push({ name: 'unknown query parameter', apply: (r) => ({ ...r, query: { ...r.query, zzUnknown: '1' } }) });
+  const typed = op.parameters.filter((p) => p.in === 'query' && ['integer', 'number', 'boolean'].includes(resolve(p.schema).type));
+  if (typed.length) {
+    list.push({ name: 'query parameter of the wrong type', apply: (r, pick) => ({ ...r, query: { ...r.query, [typed[pick % typed.length]!.name]: 'abc' } }) });
+  }
+  const bounded = op.parameters.filter((p) => p.in === 'query' && resolve(p.schema).maximum !== undefined);
+  if (bounded.length) {
+    list.push({ name: 'query parameter above its maximum', apply: (r, pick) => {
+      const p = bounded[pick % bounded.length]!;
+      return { ...r, query: { ...r.query, [p.name]: String(BigInt(resolve(p.schema).maximum) + 1n) } };
+    } });
+  }
+  if (op.body) {
+    const schema = resolve(op.body.schema);
+    list.push({ name: 'malformed JSON', apply: (r) => ({ ...r, body: undefined, raw: '{"broken": ', contentType: 'application/json' }) });
+    list.push({ name: 'unsupported content type', apply: (r) => ({ ...r, body: undefined, raw: 'hello', contentType: 'text/plain' }) });
+    const required: string[] = schema.oneOf && schema.discriminator ? [schema.discriminator.propertyName] : (schema.required ?? []);
+    if (required.length) {
+      list.push({ name: 'required field missing', apply: (r, pick) => {
+        const field = required[pick % required.length]!;
+        const body = { ...(r.body as object) } as Record<string, unknown>;
+        delete body[field];
+        return { ...r, body };
+      } });
+    }
+    const properties = Object.entries<any>(schema.properties ?? {}).filter(([name]) => !schema.oneOf || name === schema.discriminator?.propertyName);
+    if (properties.length) {
+      list.push({ name: 'field of the wrong type', apply: (r, pick) => {
+        const [name, propertySchema] = properties[pick % properties.length]!;
+        const wrong = wrongTypeOf(propertySchema);
+        if (wrong === undefined) return undefined;
+        return { ...r, body: { ...((r.body as object) ?? {}), [name]: wrong } };
+      } });
+    }
+    if (schema.additionalProperties === false && !schema.oneOf) {
+      list.push({ name: 'field the schema does not allow', apply: (r) => ({ ...r, body: { ...((r.body as object) ?? {}), zzUnexpected: 1 } }) });
+    }
+  }
+  return list;
+}
+
+function invalidRequest(op: Operation): fc.Arbitrary<Request> | undefined {
+  const list = breakers(op);
+  if (!list.length) return undefined;
+  return fc
+    .tuple(validRequest(op), fc.nat({ max: list.length - 1 }), fc.nat({ max: 1000 }))
+    .map(([r, which, pick]): Request | undefined => {
+      const broken = list[which]!.apply(r, pick);
+      return broken ? { ...broken, broken: list[which]!.name } : undefined;
+    })
+    .filter((r): r is Request => r !== undefined);
+}
+
+async function send(op: Operation, r: Request) {
+  const query = new URLSearchParams(r.query).toString();
+  const headers: Record<string, string> = {};
+  if (r.contentType) headers['Content-Type'] = r.contentType;
+  return server.call(op.method, `${r.path}${query ? `?${query}` : ''}`, {
+    ...(r.body !== undefined ? { body: r.body } : {}),
+    ...(r.raw !== undefined ? { raw: r.raw } : {}),
+    headers,
+    ...(r.key !== undefined ? { key: r.key } : op.keyed ? {} : { key: null }),
+  });
+}
+
+const checkAnswer = (op: Operation, r: Request, invalid: boolean) => async () => {
+  const before = await snapshot();
+  const response = await send(op, r);
+  const where = `${op.method} ${r.path}?${new URLSearchParams(r.query)}${r.broken ? ` (${r.broken})` : ''} → ${response.status} ${response.text_.slice(0, 300)}`;
+  expect(response.status, where).toBeLessThan(500);
+  expect(responseProblems(op, response.status, response.headers, response.text_), where).toEqual([]);
+  if (invalid) expect(response.status, where).toBeGreaterThanOrEqual(400);
+  if (response.status >= 400) expect(await snapshot(), `a refused request changed the database: ${where}`).toBe(before);
+};
+
+const all = operations();
+
+describe('every operation, generated from the contract', () => {
+  it('covers every operation of the contract', () => {
+    expect(all.length).toBeGreaterThan(80);
+  });
+  for (const op of all) {
+    it(`${op.operationId}: valid requests get documented answers, refusals change nothing`, async () => {
+      await fc.assert(fc.asyncProperty(validRequest(op), (r) => checkAnswer(op, r, false)()), { numRuns: runs });
+    }, 120_000);
+    if (breakers(op).length) {
+      it(`${op.operationId}: broken requests get a documented 4xx and change nothing`, async () => {
+        await fc.assert(fc.asyncProperty(invalidRequest(op)!, (r) => checkAnswer(op, r, true)()), { numRuns: runs });
+      }, 120_000);
+    }
+  }
+});

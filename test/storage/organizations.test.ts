@@ -1,0 +1,90 @@
+/** The organizations repository on the real engine (SQLite, or PostgreSQL with DATABASE_URL). */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Storage } from '../../server/storage/database.ts';
+import { organizationsRepository, type NewOrganization } from '../../server/storage/organizations.ts';
+import { explain, usesIndex } from '../support/plans.ts';
+import { testDatabase, type TestDatabase } from '../support/storage.ts';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+const org = (o: Partial<NewOrganization> & { now: string }): NewOrganization => ({
+  id: randomUUID(), parentId: null, type: 'personal', displayName: 'Org', keySalt: 'salt', ...o,
+});
+
+describe('organizations repository', () => {
+  let database: TestDatabase;
+  let storage: Storage;
+  const partner = randomUUID();
+  const children: string[] = [];
+  beforeAll(async () => {
+    database = await testDatabase();
+    storage = await database.open();
+    const repo = organizationsRepository(storage.db);
+    await repo.insert(org({ id: partner, type: 'business', now: at(0) }));
+    for (let minute = 1; minute <= 5; minute++) {
+      const child = await repo.insert(org({ parentId: partner, now: at(minute), displayName: `Child ${minute}` }));
+      children.push(child.id);
+    }
+    // A grandchild and another partner's child must never show in the partner's pages.
+    await repo.insert(org({ parentId: children[0]!, now: at(3) }));
+    const other = await repo.insert(org({ type: 'business', now: at(0) }));
+    await repo.insert(org({ parentId: other.id, now: at(2) }));
+  });
+  afterAll(async () => {
+    await storage.close();
+    await database.drop();
+  });
+
+  it('inserts and finds, with the defaults of a new organization', async () => {
+    const found = await organizationsRepository(storage.db).find(children[0]!);
+    expect(found).toEqual({
+      id: children[0], parent_id: partner, type: 'personal', display_name: 'Child 1', key_salt: 'salt',
+      kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'notStarted', created_at: at(1), updated_at: at(1),
+    });
+    expect(await organizationsRepository(storage.db).find(randomUUID())).toBeUndefined();
+  });
+
+  it('insertIfAbsent refuses a taken id, also when two race for it', async () => {
+    const repo = organizationsRepository(storage.db);
+    expect(await repo.insertIfAbsent(org({ id: partner, now: at(9) }))).toBeUndefined();
+    expect((await repo.find(partner))?.type).toBe('business');
+    const id = randomUUID();
+    const results = await Promise.all([1, 2, 3, 4].map((n) => repo.insertIfAbsent(org({ id, parentId: partner, now: at(50), displayName: `Racer ${n}` }))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    await storage.db.deleteFrom('organizations').where('id', '=', id).execute();
+  });
+
+  it('pages a partner\'s direct children newest or oldest first, with counts', async () => {
+    const repo = organizationsRepository(storage.db);
+    const newest = await repo.childrenPage(partner, { size: 2, number: 0 });
+    expect(newest.total).toBe(5);
+    expect(newest.items.map((o) => o.id)).toEqual([children[4], children[3]]);
+    const oldest = await repo.childrenPage(partner, { size: 2, number: 2 }, undefined, 'asc');
+    expect(oldest.items.map((o) => o.id)).toEqual([children[4]]);
+    const past = await repo.childrenPage(partner, { size: 2, number: 3 }, undefined, 'asc');
+    expect(past).toEqual({ items: [], total: 5 });
+  });
+
+  it('filters on creation time: after from, up to and including to', async () => {
+    const repo = organizationsRepository(storage.db);
+    const page = { size: 10, number: 0 };
+    expect((await repo.childrenPage(partner, page, { from: at(2) }, 'asc')).items.map((o) => o.id)).toEqual(children.slice(2));
+    expect((await repo.childrenPage(partner, page, { from: at(1), to: at(4) }, 'asc')).items.map((o) => o.id)).toEqual(children.slice(1, 4));
+    expect((await repo.childrenPage(partner, page, { to: at(1) }, 'asc')).total).toBe(1);
+  });
+
+  it('renames and updates', async () => {
+    const repo = organizationsRepository(storage.db);
+    await repo.rename(children[1]!, 'Renamed', at(30));
+    expect(await repo.find(children[1]!)).toMatchObject({ display_name: 'Renamed', updated_at: at(30), created_at: at(2) });
+  });
+
+  it('reads a page from the (parent_id, created_at, id) index, in either order', async () => {
+    for (const order of ['asc', 'desc'] as const) {
+      const query = storage.db.selectFrom('organizations').selectAll().where('parent_id', '=', partner).where('created_at', '>', at(1))
+        .orderBy('created_at', order).orderBy('id', order).limit(10).offset(10);
+      const plan = await explain(storage, query);
+      expect(usesIndex(plan, 'organizations_parent_created'), plan).toBe(true);
+    }
+  });
+});
