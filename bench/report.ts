@@ -1,0 +1,182 @@
+/** The results of a run, the targets of issue 9 judged against them, and the Markdown report. */
+import type { LoadResult } from './lib.ts';
+import { targetLabels, type TargetId } from './targets.ts';
+
+export interface ThroughputRow {
+  scenario: string;
+  label: string;
+  read: boolean;
+  target: TargetId;
+  /** Absent when the server did not answer the scenario with a 2xx. */
+  result: LoadResult | undefined;
+}
+
+export interface ScalingRow {
+  engine: 'sqlite' | 'postgres';
+  scenario: string;
+  label: string;
+  /** Shown, not judged. */
+  informational: boolean;
+  small: LoadResult | undefined;
+  large: LoadResult | undefined;
+}
+
+export interface Verdict {
+  target: string;
+  measured: string;
+  /** null when it could not be measured in this run. */
+  holds: boolean | null;
+}
+
+export interface Results {
+  machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string; loadBefore: number; loadAfter?: number };
+  startedAt: string;
+  finishedAt?: string;
+  options: { durationS: number; warmupS: number; connections: number; smallOrders: number; largeOrders: number };
+  throughput: ThroughputRow[];
+  scaling: ScalingRow[];
+  seeding?: Record<string, { inserted: number; seconds: number }>;
+  webhooks?: {
+    latency: { events: number; delivered: number; p50: number; p99: number; max: number };
+    drain: { backlog: number; delivered: number; seconds: number; perSecond: number };
+    attempts: number;
+    badSignatures: number;
+  };
+  footprint?: { coldStartMs?: number; coldStartsMs?: number[]; coldStartCpuMs?: number; idleRssMb?: number | undefined; loadRssMb?: number; generateSeconds?: number; generateUpToDate?: boolean };
+  targets?: Verdict[];
+  notes: string[];
+}
+
+const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '–' : n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
+/** A run that got errors or non-2xx answers measured something else than the scenario. */
+const clean = (r: LoadResult | undefined) => r !== undefined && r.requests > 0 && r.errors === 0 && r.non2xx === 0;
+const flaw = (r: LoadResult | undefined) => (r && !clean(r) ? (r.requests === 0 ? ' (no request completed)' : ` (${r.errors} errors, ${r.non2xx} non-2xx)`) : '');
+
+function find(results: Results, scenario: string, target: TargetId) {
+  return results.throughput.find((row) => row.scenario === scenario && row.target === target)?.result;
+}
+
+/** Latency growth from the small to the large data set: median of requests made one at a time. */
+export const growth = (row: ScalingRow) => ratio(row.large?.p50, row.small?.p50);
+
+export function verdicts(results: Results): Verdict[] {
+  const out: Verdict[] = [];
+  const judged = (target: string, value: number | undefined, holds: (v: number) => boolean, show: (v: number) => string, ...runs: (LoadResult | undefined)[]) => {
+    const bad = runs.find((r) => r && !clean(r));
+    out.push({
+      target,
+      measured: value === undefined ? 'not measured' : show(value) + (bad ? flaw(bad) : ''),
+      holds: value === undefined ? null : holds(value) && !bad,
+    });
+  };
+  const scenarios = [...new Map(results.throughput.map((r) => [r.scenario, r])).values()];
+  // The req/s ratio decides; the CPU ratio beside it says what it would be on a quiet machine.
+  const times = (a: LoadResult | undefined, x: LoadResult | undefined) => (v: number) => `${fmt(v, 2)}× (by CPU ${fmt(ratio(x?.cpuUsPerRequest, a?.cpuUsPerRequest), 2)}×)`;
+  for (const s of scenarios) {
+    const a = find(results, s.scenario, 'validated');
+    const c = find(results, s.scenario, 'prism');
+    judged(`${s.label}: validated ≥ 5× Prism mock`, ratio(a?.requestsPerSecond, c?.requestsPerSecond), (v) => v >= 5, times(a, c), a, c);
+  }
+  const a = find(results, 'lookup', 'validated');
+  const d = find(results, 'lookup', 'express');
+  judged('GET /lookup/tokens/cost: validated ≥ 0.75× bare Express', ratio(a?.requestsPerSecond, d?.requestsPerSecond), (v) => v >= 0.75, times(a, d), a, d);
+  for (const s of scenarios.filter((x) => x.read)) {
+    const run = find(results, s.scenario, 'validated');
+    judged(`${s.label}: p99 ≤ 10 ms at ${results.options.connections} connections (SQLite)`, run?.p99, (v) => v <= 10, (v) => `${fmt(v)} ms`, run);
+  }
+  for (const row of results.scaling.filter((r) => !r.informational)) {
+    judged(`${row.label} (${row.engine}): latency ${scaleName(results.options.largeOrders)}/${scaleName(results.options.smallOrders)} ≤ 1.5`, growth(row), (v) => v <= 1.5, (v) => `${fmt(v, 2)}`, row.small, row.large);
+  }
+  const w = results.webhooks;
+  out.push({
+    target: '≥ 2,000 signed webhook deliveries/s',
+    measured: w ? `${fmt(w.drain.perSecond)}/s (${w.drain.delivered} of ${w.drain.backlog} in ${fmt(w.drain.seconds, 1)} s; ${w.badSignatures} bad signatures)` : 'not measured',
+    holds: w ? w.drain.perSecond >= 2000 && w.drain.delivered === w.drain.backlog && w.badSignatures === 0 : null,
+  });
+  out.push({
+    target: 'webhook p99 change → first attempt ≤ 100 ms',
+    measured: w ? `p50 ${fmt(w.latency.p50)} ms, p99 ${fmt(w.latency.p99)} ms (${w.latency.delivered} of ${w.latency.events})` : 'not measured',
+    holds: w ? w.latency.p99 <= 100 && w.latency.delivered === w.latency.events : null,
+  });
+  const f = results.footprint;
+  out.push({ target: 'cold start ≤ 1.5 s', measured: f?.coldStartMs === undefined ? 'not measured' : `${fmt(f.coldStartMs)} ms`, holds: f?.coldStartMs === undefined ? null : f.coldStartMs <= 1500 });
+  out.push({ target: 'idle RSS ≤ 150 MB', measured: f?.idleRssMb === undefined ? 'not measured' : `${fmt(f.idleRssMb)} MB`, holds: f?.idleRssMb === undefined ? null : f.idleRssMb <= 150 });
+  return out;
+}
+
+const scaleName = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
+
+export function renderMarkdown(results: Results): string {
+  const { machine: m, options: o } = results;
+  const lines: string[] = [];
+  lines.push(`# Benchmark results`, '');
+  lines.push(
+    `Run ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), ${m.os}, Node ${m.node}; ` +
+      `load average ${fmt(m.loadBefore, 2)} before and ${fmt(m.loadAfter, 2)} after. ` +
+      `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, loopback, autocannon in the bench process and each server in its own.`,
+    '',
+  );
+
+  if (results.throughput.length > 0) {
+    lines.push(`## Throughput and latency`, '');
+    lines.push(`| scenario | server | req/s | p50 ms | p99 ms | CPU µs/req | (a) ÷ this, req/s | (a) ÷ this, by CPU |`, `|-|-|-:|-:|-:|-:|-:|-:|`);
+    for (const row of results.throughput) {
+      const a = find(results, row.scenario, 'validated');
+      const r = row.result;
+      const x = row.target === 'validated' ? '' : `${fmt(ratio(a?.requestsPerSecond, r?.requestsPerSecond), 2)}×`;
+      const byCpu = row.target === 'validated' ? '' : `${fmt(ratio(r?.cpuUsPerRequest, a?.cpuUsPerRequest), 2)}×`;
+      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p99)} | ${fmt(r?.cpuUsPerRequest)} | ${x} | ${byCpu} |`);
+    }
+    lines.push(
+      '',
+      'The quote + order scenario counts each of its two requests; peers answer the bytes our server answered. ' +
+        'CPU µs/req is the server process\'s own CPU time per request: on a busy machine it still compares the servers when req/s no longer does ' +
+        '("by CPU" is the other server\'s CPU per request over ours, what the req/s ratio would be if both were CPU-bound alone).',
+      '',
+    );
+  }
+
+  if (results.scaling.length > 0) {
+    const s = scaleName(o.smallOrders);
+    const l = scaleName(o.largeOrders);
+    lines.push(`## Scaling: ${s} and ${l} stored orders (validated server, one request at a time)`, '');
+    lines.push(`| engine | scenario | ${s} p50 / p99 ms | ${s} CPU µs/req | ${l} p50 / p99 ms | ${l} CPU µs/req | ${l}/${s} p50 |`, `|-|-|-:|-:|-:|-:|-:|`);
+    for (const row of results.scaling) {
+      lines.push(
+        `| ${row.engine} | ${row.label} | ${fmt(row.small?.p50, 2)} / ${fmt(row.small?.p99, 2)}${flaw(row.small)} | ${fmt(row.small?.cpuUsPerRequest)} | ` +
+          `${fmt(row.large?.p50, 2)} / ${fmt(row.large?.p99, 2)}${flaw(row.large)} | ${fmt(row.large?.cpuUsPerRequest)} | ${fmt(growth(row), 2)} |`,
+      );
+    }
+    const seeding = Object.entries(results.seeding ?? {}).map(([k, v]) => `${k}: ${v.inserted.toLocaleString('en')} orders in ${fmt(v.seconds, 1)} s`);
+    if (seeding.length) lines.push('', `Seeding (orders and their quotes, one transaction): ${seeding.join('; ')}.`);
+    lines.push('');
+  }
+
+  if (results.webhooks) {
+    const w = results.webhooks;
+    lines.push(`## Webhooks (SQLite, loopback receiver checking every signature)`, '');
+    lines.push(`| measure | value |`, `|-|-:|`);
+    lines.push(`| signed deliveries/s (backlog of ${w.drain.backlog}) | ${fmt(w.drain.perSecond)} |`);
+    lines.push(`| change → first attempt p50 | ${fmt(w.latency.p50, 1)} ms |`);
+    lines.push(`| change → first attempt p99 | ${fmt(w.latency.p99, 1)} ms |`);
+    lines.push(`| bad signatures | ${w.badSignatures} |`, '');
+  }
+
+  if (results.footprint) {
+    const f = results.footprint;
+    lines.push(`## Footprint`, '');
+    lines.push(`| measure | value |`, `|-|-:|`);
+    if (f.coldStartMs !== undefined) lines.push(`| cold start to first answered request (median of 3, empty database) | ${fmt(f.coldStartMs)} ms |`);
+    if (f.coldStartCpuMs !== undefined) lines.push(`| CPU time the server used until then | ${fmt(f.coldStartCpuMs)} ms |`);
+    if (f.idleRssMb !== undefined) lines.push(`| idle RSS | ${fmt(f.idleRssMb)} MB |`);
+    if (f.loadRssMb !== undefined) lines.push(`| peak RSS under load (validated server) | ${fmt(f.loadRssMb)} MB |`);
+    if (f.generateSeconds !== undefined) lines.push(`| \`npm run generate\` wall time | ${fmt(f.generateSeconds, 1)} s |`);
+    lines.push('');
+  }
+
+  lines.push(`## Targets`, '', `| target | measured | verdict |`, `|-|-|-|`);
+  for (const v of results.targets ?? []) lines.push(`| ${v.target} | ${v.measured} | ${v.holds === null ? 'not measured' : v.holds ? '✅ holds' : '❌ misses'} |`);
+  if (results.notes.length) lines.push('', '## Notes', '', ...results.notes.map((n) => `- ${n.replace(/\s+/g, ' ')}`));
+  return `${lines.join('\n')}\n`;
+}

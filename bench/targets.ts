@@ -1,0 +1,75 @@
+/**
+ * The servers compared, each in its own process so none shares an event loop with the
+ * load generator: (a) ours validating requests and responses, (b) ours with validation
+ * off, (c) Prism mocking the same bundle, (d) a bare Express 5 route and (e) a bare
+ * node:http server, both answering the bytes ours answered.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bin, freePort, root, startChild, waitUntilAnswering, type Child } from './lib.ts';
+import type { Fixture } from './peers/fixtures.ts';
+
+export type TargetId = 'validated' | 'unvalidated' | 'prism' | 'express' | 'http';
+
+export const targetLabels: Record<TargetId, string> = {
+  validated: '(a) ours, validated',
+  unvalidated: '(b) ours, validation off',
+  prism: '(c) Prism mock',
+  express: '(d) bare Express 5',
+  http: '(e) bare node:http',
+};
+
+const tsx = ['--import', 'tsx'];
+
+export interface OurServerOptions {
+  validate: boolean;
+  dataDir: string;
+  databaseUrl?: string;
+  seedApiKey: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `npm start` without npm and tsx's wrapper process, so the pid is the server's own. */
+export async function startOurs(options: OurServerOptions): Promise<Child & { startedAt: number }> {
+  const port = await freePort();
+  const startedAt = performance.now();
+  const child = startChild(options.validate ? 'server (validated)' : 'server (validation off)', process.execPath, [...tsx, join(root, 'server', 'main.ts')], {
+    url: `http://127.0.0.1:${port}`,
+    env: {
+      PORT: String(port),
+      RAMP_ENV: 'sandbox',
+      RAMP_DATA_DIR: options.dataDir,
+      DATABASE_URL: options.databaseUrl ?? '',
+      RAMP_SEED_API_KEY: options.seedApiKey,
+      RAMP_VALIDATE_RESPONSES: String(options.validate),
+      RAMP_VALIDATE_REQUESTS: String(options.validate),
+      RAMP_PRICES_WARMUP_MS: '0',
+      // The default level: what `npm start` logs (no line per request; one per webhook attempt).
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+  });
+  return Object.assign(child, { startedAt });
+}
+
+export async function startPrism(): Promise<Child> {
+  const port = await freePort();
+  // Prism logs every request at info; warn gives it its best throughput.
+  const child = startChild('prism mock', bin('prism'), ['mock', join(root, 'generated', 'openapi', 'ramp.yaml'), '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'], {
+    url: `http://127.0.0.1:${port}`,
+  });
+  await waitUntilAnswering(child, '/lookup/country-codes', { timeoutMs: 120_000 });
+  return child;
+}
+
+export async function startPeer(kind: 'express' | 'http', fixtures: Fixture[], workDir: string): Promise<Child> {
+  const port = await freePort();
+  const file = join(workDir, `fixtures-${kind}-${port}.json`);
+  writeFileSync(file, JSON.stringify(fixtures));
+  const child = startChild(kind === 'express' ? 'bare Express 5' : 'bare node:http', process.execPath, [...tsx, join(root, 'bench', 'peers', `bare-${kind}.ts`)], {
+    url: `http://127.0.0.1:${port}`,
+    env: { PORT: String(port), BENCH_FIXTURES: file },
+  });
+  await waitUntilAnswering(child, '/', { timeoutMs: 30_000 });
+  return child;
+}

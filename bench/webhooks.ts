@@ -1,0 +1,136 @@
+/**
+ * Webhook delivery, measured at a loopback receiver that checks every X-Signature:
+ *  - latency: events written to the outbox one at a time (as a state change writes them,
+ *    from a second process on the same database), time from the commit to the first
+ *    attempt's arrival;
+ *  - throughput: a backlog of events written while the server is stopped, then drained
+ *    by the server's delivery job after it starts: signed deliveries per second.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openStorage, type Storage } from '../server/storage/database.ts';
+import { recordV2Event } from '../server/webhooks/outbox.ts';
+import { percentile, sleep } from './lib.ts';
+
+export interface Receiver {
+  url: string;
+  /** First arrival time (performance.now()) per eventId. */
+  arrivals: Map<string, number>;
+  attempts: number;
+  badSignatures: number;
+  secret?: string;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    arrivals: new Map(),
+    attempts: 0,
+    badSignatures: 0,
+    close: async () => undefined,
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      receiver.attempts++;
+      const body = Buffer.concat(chunks);
+      // The body is sent canonical (RFC 8785), so its bytes are what was signed.
+      const expected = receiver.secret ? `sha256=${createHmac('sha256', Buffer.from(receiver.secret.replace(/=+$/, ''), 'base64url')).update(body).digest('hex')}` : '';
+      const got = String(req.headers['x-signature'] ?? '');
+      if (got.length !== expected.length || !timingSafeEqual(Buffer.from(got), Buffer.from(expected))) receiver.badSignatures++;
+      try {
+        const eventId = (JSON.parse(body.toString()) as { eventId?: string }).eventId;
+        if (eventId && !receiver.arrivals.has(eventId)) receiver.arrivals.set(eventId, at);
+      } catch {
+        receiver.badSignatures++;
+      }
+      res.writeHead(200).end();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  receiver.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return receiver;
+}
+
+export interface OutboxWriter {
+  /** Writes one orderUpdated event as a state change does (its own transaction); its eventId. */
+  record(): Promise<string>;
+  /** Writes `count` events in one transaction. */
+  recordMany(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A second process's view of the server's database, writing to the outbox with the server's own code. */
+export async function outboxWriter(database: { dataDir: string } | { databaseUrl: string }, partnerId: string, order: Record<string, unknown>): Promise<OutboxWriter> {
+  const storage: Storage = await openStorage('databaseUrl' in database ? { databaseUrl: database.databaseUrl } : { dataDir: database.dataDir });
+  const event = () => ({
+    type: 'orderUpdated' as const,
+    partnerId,
+    organizationId: partnerId,
+    occurredAt: new Date(),
+    order: order as never,
+  });
+  return {
+    record: () => storage.db.transaction().execute((tx) => recordV2Event(tx, event())),
+    async recordMany(count) {
+      await storage.db.transaction().execute(async (tx) => {
+        for (let i = 0; i < count; i++) await recordV2Event(tx, event());
+      });
+    },
+    close: () => storage.close(),
+  };
+}
+
+export interface LatencyResult {
+  events: number;
+  delivered: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** `count` events `spacingMs` apart; ms from each commit to its first attempt's arrival. */
+export async function measureLatency(writer: OutboxWriter, receiver: Receiver, options: { count: number; spacingMs: number; waitMs: number }): Promise<LatencyResult> {
+  const committed = new Map<string, number>();
+  for (let i = 0; i < options.count; i++) {
+    const id = await writer.record();
+    committed.set(id, performance.now());
+    await sleep(options.spacingMs);
+  }
+  const deadline = performance.now() + options.waitMs;
+  while (performance.now() < deadline && [...committed.keys()].some((id) => !receiver.arrivals.has(id))) await sleep(20);
+  const latencies = [...committed].filter(([id]) => receiver.arrivals.has(id)).map(([id, at]) => receiver.arrivals.get(id)! - at);
+  return {
+    events: options.count,
+    delivered: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.max(...latencies),
+  };
+}
+
+export interface ThroughputResult {
+  backlog: number;
+  delivered: number;
+  seconds: number;
+  perSecond: number;
+}
+
+/** Waits for `backlog` new first arrivals (at most `waitMs`); deliveries per second from the first to the last. */
+export async function measureDrain(receiver: Receiver, before: number, backlog: number, waitMs: number): Promise<ThroughputResult> {
+  const started = performance.now();
+  while (receiver.arrivals.size - before < backlog && performance.now() - started < waitMs) await sleep(20);
+  const times = [...receiver.arrivals.values()].slice(before).sort((a, b) => a - b);
+  const seconds = times.length > 1 ? (times.at(-1)! - times[0]!) / 1000 : NaN;
+  return { backlog, delivered: times.length, seconds, perSecond: times.length > 1 ? (times.length - 1) / seconds : 0 };
+}
