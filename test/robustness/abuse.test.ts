@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { newSeedKey, rawRequest, startServerProcess, type ServerProcess } from './process.ts';
+import { newSeedKey, rawRequest, startServerProcess, type ServerProcess } from '../support/process.ts';
 import net from 'node:net';
 
 const slug = (response: { json_: any }) => String(response.json_?.type ?? '').split('/').pop();

@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
-import { newSeedKey, sharedDatabase, startServerProcess, type ServerProcess } from './process.ts';
+import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
+import { testDatabase, type TestDatabase } from '../support/storage.ts';
 
-let database: Awaited<ReturnType<typeof sharedDatabase>>;
+let database: TestDatabase;
 let receiver: Receiver;
 const processes: ServerProcess[] = [];
 /** eventIds the receiver acknowledged (it refuses each event's first attempt, so every one is retried). */
@@ -17,7 +18,7 @@ const acknowledged = new Set<string>();
 const seen = new Set<string>();
 
 beforeAll(async () => {
-  database = await sharedDatabase();
+  database = await testDatabase();
   receiver = await startReceiver((_path, _count, request) => {
     const eventId = request.body?.eventId as string | undefined;
     if (!eventId) return 400;

@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
-import { newSeedKey, sharedDatabase, startServerProcess, type ServerProcess, type SharedDatabase } from './process.ts';
+import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
+import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { solanaAddress } from '../support/money.ts';
 
 /** 40 reads per organization in each 20-second window: a burst fits one window on a slow machine. */
@@ -36,7 +37,7 @@ async function roundRobin(targets: ServerProcess[]) {
 describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreSQL, behind a round-robin', () => {
   const key = newSeedKey();
   const partnerId = key.split(':')[2]!;
-  let database: SharedDatabase;
+  let database: TestDatabase;
   let servers: ServerProcess[] = [];
   let proxy: Awaited<ReturnType<typeof roundRobin>>;
   let receiver: Receiver;
@@ -52,7 +53,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
   };
 
   beforeAll(async () => {
-    database = await sharedDatabase();
+    database = await testDatabase();
     const env = { ...database.env, RAMP_SEED_API_KEY: key, RAMP_RATE_LIMIT_READS_PER_SECOND: String(readsPerSecond), RAMP_RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds), RAMP_WEBHOOK_RETRY_DELAY_MS: '200' };
     // The first creates the schema and the partner; the second starts on them.
     servers.push(await startServerProcess(env));

@@ -3,10 +3,8 @@
  * embedded database (or, with DATABASE_URL set, a fresh PostgreSQL database of its own),
  * with a known partner key. Response validation stays on, so any drift fails the test.
  */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { createApp } from '../../server/app.ts';
 import { readConfig, type Config } from '../../server/config.ts';
 import { loadContract, type Contract } from '../../server/contract.ts';
@@ -18,6 +16,7 @@ import { startJobs, type RunningJobs } from '../../server/jobs.ts';
 import { createLogger } from '../../server/logger.ts';
 import type { Clock, Services } from '../../server/services.ts';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
+import { freshPostgresDatabase } from './storage.ts';
 
 let contract: Contract | undefined;
 
@@ -35,26 +34,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database on the server named by DATABASE_URL, dropped on close. */
-async function freshPostgres(adminUrl: string) {
-  const name = `ramp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 export async function startTestServer(
   options: {
     env?: Record<string, string>;
@@ -67,7 +46,7 @@ export async function startTestServer(
   const partnerId = crypto.randomUUID();
   const production = options.env?.RAMP_ENV === 'production';
   const key = formatApiKey(production ? 'prod' : 'sand', newKeyId(), partnerId);
-  const database = options.databaseUrl === undefined && process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : undefined;
+  const database = options.databaseUrl === undefined && process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, 'ramp_test') : undefined;
   const config: Config = {
     ...readConfig({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: key, RAMP_JOB_INTERVAL_MS: '50', ...options.env }),
     databaseUrl: options.databaseUrl ?? database?.url,

@@ -1,6 +1,7 @@
 /**
- * Storage for repository tests on the real engine: a fresh embedded database in a folder of
- * its own, or, with DATABASE_URL set, a fresh PostgreSQL database dropped afterwards.
+ * Databases for tests on the real engine: a fresh embedded database in a folder of its own,
+ * or, with DATABASE_URL set, a fresh PostgreSQL database on that server, dropped afterwards.
+ * Repository tests open it in-process; process tests hand `env` to server processes.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { openStorage, type Storage } from '../../server/storage/database.ts';
 
 export interface TestDatabase {
   engine: 'sqlite' | 'postgres';
+  /** What a server process needs in its environment to open this database. */
+  env: Record<string, string>;
   /** Opens the storage (runs every migration) on this database. */
   open(): Promise<Storage>;
   /** Runs only these migrations, as an older server would have. */
@@ -26,6 +29,7 @@ export async function testDatabase(): Promise<TestDatabase> {
     const dataDir = mkdtempSync(join(tmpdir(), 'ramp-storage-'));
     return {
       engine: 'sqlite',
+      env: { RAMP_DATA_DIR: dataDir, DATABASE_URL: '' },
       open: () => openStorage({ dataDir }),
       async migrateOnly(migrations) {
         const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(join(dataDir, 'ramp.sqlite')) }) });
@@ -37,26 +41,36 @@ export async function testDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const name = `ramp_storage_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
+  const { url, drop } = await freshPostgresDatabase(adminUrl, 'ramp_storage');
+  return {
+    engine: 'postgres',
+    env: { DATABASE_URL: url },
+    open: () => openStorage({ databaseUrl: url }),
+    async migrateOnly(migrations) {
+      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
+      await migrate(db, migrations);
+      return db;
+    },
+    drop,
+  };
+}
+
+/** A new, empty PostgreSQL database on the server `adminUrl` names; `drop` removes it. */
+export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
-    await client.query(sql);
-    await client.end();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
   };
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
-    engine: 'postgres',
-    open: () => openStorage({ databaseUrl: url.toString() }),
-    async migrateOnly(migrations) {
-      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) });
-      await migrate(db, migrations);
-      return db;
-    },
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 async function migrate(db: Kysely<any>, migrations: Record<string, Migration>) {

@@ -48,6 +48,7 @@ export async function newCustomer(server: TestServer, type: 'personal' | 'busine
 }
 
 export interface StoredEvent {
+  id: string;
   surface: 'v1' | 'v2';
   type: string;
   partnerId: string;
@@ -58,17 +59,14 @@ export interface StoredEvent {
 /** Every event stored so far, oldest first. */
 export async function allEvents(server: TestServer): Promise<StoredEvent[]> {
   const rows = await server.services.storage.db.selectFrom('events').selectAll().orderBy('occurred_at').execute();
-  return rows.map((r) => ({ surface: r.surface, type: r.type, partnerId: r.partner_id, organizationId: r.organization_id, payload: JSON.parse(r.payload) }));
+  return rows.map((r) => ({ id: r.id, surface: r.surface, type: r.type, partnerId: r.partner_id, organizationId: r.organization_id, payload: JSON.parse(r.payload) }));
 }
 
 /** Runs `action` and returns the events it stored. */
 export async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<StoredEvent[]> {
-  const before = new Set((await server.services.storage.db.selectFrom('events').select('id').execute()).map((r) => r.id));
+  const before = new Set((await allEvents(server)).map((e) => e.id));
   await action();
-  const rows = await server.services.storage.db.selectFrom('events').selectAll().orderBy('occurred_at').execute();
-  return rows
-    .filter((r) => !before.has(r.id))
-    .map((r) => ({ surface: r.surface, type: r.type, partnerId: r.partner_id, organizationId: r.organization_id, payload: JSON.parse(r.payload) }));
+  return (await allEvents(server)).filter((e) => !before.has(e.id));
 }
 
 /** Everything stored about an organization's verification, and the number of events. */

@@ -5,13 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { openStorage, type Storage } from '../../server/storage/database.ts';
-import { root } from '../support/documents.ts';
+import { root } from './documents.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -95,41 +92,4 @@ export function rawRequest(port: number, request: Buffer | string, options: { ti
     });
     socket.write(request);
   });
-}
-
-export interface SharedDatabase {
-  /** What the server processes need in their environment to open it. */
-  env: Record<string, string>;
-  /** Opens it from the test, to read what the processes left. */
-  open(): Promise<Storage>;
-  drop(): Promise<void>;
-}
-
-/**
- * A database several processes open: a fresh PostgreSQL database on the server named by
- * DATABASE_URL when it is set, else a SQLite file in a fresh folder.
- */
-export async function sharedDatabase(): Promise<SharedDatabase> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    const dir = mkdtempSync(join(tmpdir(), 'ramp-robustness-'));
-    return { env: { RAMP_DATA_DIR: dir, DATABASE_URL: '' }, open: () => openStorage({ dataDir: dir }), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `ramp_robustness_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    open: () => openStorage({ databaseUrl: url.toString() }),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
