@@ -1,11 +1,16 @@
-/** The Redoc pages open offline in a real Chromium and show every operation and webhook. */
+/**
+ * The Redoc pages open offline in a real Chromium and show every operation and webhook, each
+ * with its path, parameters, responses and deprecation.
+ */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
-import { loadBundle, operationsOf, root, surfaces } from '../support/documents.ts';
+import { deref, loadBundle, operationsOf, root, surfaces, type Json } from '../support/documents.ts';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.skipIf(!browserAvailable)('the Redoc pages', () => {
   let browser: Browser;
@@ -62,6 +67,35 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       await page.screenshot({ path: join(artifactsDir, `redoc-${surface}.png`) });
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
+      await page.close();
+    });
+
+    it(`${surface}.html shows each operation's path, parameters and responses`, { timeout: 180_000 }, async () => {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(join(root, 'generated', 'docs', `${surface}.html`)).href);
+      const bundle = loadBundle(surface);
+      const operations = operationsOf(bundle);
+      await page.locator('[data-component-name="Menu/Menu"]').first().waitFor({ timeout: 30_000 });
+      for (const { operation, path, webhook } of operations) {
+        // Redoc 3 routes to an operation at #/<tag slug>/<operationId in lower case>.
+        const route = `#/${operation.tags[0].toLowerCase().replaceAll(' ', '-')}/${operation.operationId.toLowerCase()}`;
+        await page.evaluate((hash) => { location.hash = hash; }, route);
+        const where = `${operation.operationId} at ${route}`;
+        const parameters = [...(bundle.paths?.[path]?.parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) => deref(bundle, p));
+        const shown: [string, RegExp][] = [
+          ['its path', new RegExp(escape(webhook ?? path))],
+          ...parameters.filter((p) => p.in !== 'header').map((p): [string, RegExp] => [`parameter ${p.name}`, new RegExp(escape(p.name))]),
+          ...Object.keys(operation.responses ?? {}).map((status): [string, RegExp] => [`response ${status}`, new RegExp(`(^|\\s)${status}(\\s|$)`, 'm')]),
+          ...(operation.deprecated ? [['its deprecation', /Deprecated/] as [string, RegExp]] : []),
+        ];
+        // Redoc renders the route asynchronously: read the page until it shows everything, or 20 s.
+        let text = '';
+        for (const until = Date.now() + 20_000; Date.now() < until; await page.waitForTimeout(100)) {
+          text = await page.evaluate(() => document.body.innerText);
+          if (shown.every(([, pattern]) => pattern.test(text))) break;
+        }
+        for (const [what, pattern] of shown) expect(text, `${where}: ${what}`).toMatch(pattern);
+      }
       await page.close();
     });
   }
