@@ -1,14 +1,15 @@
 /**
- * The signing side against the shared vectors (../shared/vectors/jcs/, see its SOURCES.md):
+ * The signing side against the shared vectors (test/vectors/jcs/, a copy of
+ * ../shared/vectors/jcs/, see its SOURCES.md):
  * RFC 8785 byte for byte through `canonicalize`, and X-Signature values computed apart with
  * node crypto over the reference output bytes.
  */
 import { createHmac } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, newSecret, secretKey, signBody, signCanonical } from '../../server/webhooks/signature.ts';
-import { referenceJcs, vectors } from './support.ts';
+import { referenceJcs, sharedVectors, vectors } from './support.ts';
 
 const read = (...parts: string[]) => readFileSync(join(vectors, ...parts));
 
@@ -26,6 +27,17 @@ const canonicalOrError = (value: unknown) => {
     return 'ERROR';
   }
 };
+
+/** Every file under a folder, relative to it. */
+const filesUnder = (dir: string, prefix = ''): string[] =>
+  readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)])).sort();
+
+describe.skipIf(!existsSync(sharedVectors))('the repository copy of the vectors', () => {
+  it('is byte-identical to ../shared/vectors/jcs', () => {
+    expect(filesUnder(vectors)).toEqual(filesUnder(sharedVectors));
+    for (const file of filesUnder(sharedVectors)) expect(read(file).equals(readFileSync(join(sharedVectors, file))), file).toBe(true);
+  });
+});
 
 describe('RFC 8785 canonicalization (canonicalize@4.0.0)', () => {
   const files = readdirSync(join(vectors, 'input'));

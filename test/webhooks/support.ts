@@ -22,8 +22,14 @@ import type { TestServer } from '../support/server.ts';
 
 const addFormats = formats as unknown as typeof formats.default;
 
-/** The shared JCS and signature vectors beside the repository (`../shared/vectors/jcs`), or where RAMP_JCS_VECTORS says. */
-export const vectors = process.env.RAMP_JCS_VECTORS ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'jcs');
+/**
+ * The JCS and signature vectors: the repository's copy of the workplace's shared set
+ * (`test/vectors/jcs`, byte-identical to `../shared/vectors/jcs` — signature.test.ts checks it
+ * when that folder is there), or where RAMP_JCS_VECTORS says.
+ */
+export const vectors = process.env.RAMP_JCS_VECTORS ?? join(import.meta.dirname, '..', 'vectors', 'jcs');
+/** The shared set beside the repository, when this machine has it. */
+export const sharedVectors = join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'jcs');
 
 export interface Received {
   at: number;
