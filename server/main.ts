@@ -14,7 +14,8 @@ import { openStorage } from './storage/database.ts';
 export async function start(env: NodeJS.ProcessEnv = process.env) {
   const config = readConfig(env);
   const logger = createLogger(config.logLevel);
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+  const onConnectionError = (error: Error) => logger.warn({ err: error }, 'a database connection broke; the next query opens a new one');
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onConnectionError }).catch((error: unknown) => {
     throw new ConfigError(`cannot open the database ${whereIsTheDatabase(config)}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const prices = new PriceFeed(config.pricesFile, new Date(Date.now() + config.pricesWarmupMs));

@@ -25,10 +25,12 @@ export interface StorageOptions {
   databaseUrl?: string | undefined;
   /** Folder of the SQLite file, or `:memory:`. */
   dataDir?: string;
+  /** Told when an idle PostgreSQL connection breaks (server restart, admin shutdown). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
-  const storage = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir ?? ':memory:');
+  const storage = options.databaseUrl ? openPostgres(options.databaseUrl, options.onConnectionError) : openSqlite(options.dataDir ?? ':memory:');
   await migrate(storage.db);
   return storage;
 }
@@ -62,10 +64,13 @@ function openSqlite(dataDir: string): Storage {
   return { db, engine: 'sqlite', close: () => db.destroy() };
 }
 
-function openPostgres(connectionString: string): Storage {
+function openPostgres(connectionString: string, onConnectionError: (error: Error) => void = () => {}): Storage {
   // COUNT(*) and BIGINT come back as strings from pg; our counters fit in a JS number.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // pg drops a broken idle connection and opens a new one on the next query; unheard, its
+  // 'error' event would crash the process.
+  pool.on('error', onConnectionError);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

@@ -53,7 +53,7 @@ export async function startTestServer(
   };
   const logs: string[] = [];
   const sink = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
-  const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onConnectionError: (error) => logs.push(`connection error: ${error.message}`) });
   const clock = options.clock ?? { now: () => new Date() };
   const prices = new PriceFeed(config.pricesFile, new Date(clock.now().getTime() + config.pricesWarmupMs));
   const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, prices };

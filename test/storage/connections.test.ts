@@ -1,0 +1,37 @@
+/**
+ * PostgreSQL connections that break while idle (a database restart, an administrator ending
+ * sessions) are reported and replaced: the process keeps running and the next query works.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStorage, type Storage } from '../../server/storage/database.ts';
+import { testDatabase, type TestDatabase } from '../support/storage.ts';
+
+describe.skipIf(!process.env.DATABASE_URL)('broken PostgreSQL connections', () => {
+  let database: TestDatabase;
+  let storage: Storage;
+  const broken: Error[] = [];
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    storage = await openStorage({ databaseUrl: database.env.DATABASE_URL, onConnectionError: (error) => broken.push(error) });
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await database?.drop();
+  });
+
+  it('are reported, and the next query opens a new one', async () => {
+    // Several idle connections in the pool.
+    await Promise.all([1, 2, 3].map(() => storage.db.selectFrom('organizations').select('id').execute()));
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = new URL(database.env.DATABASE_URL!).pathname.slice(1);
+    const { rowCount } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    await admin.end();
+    expect(rowCount).toBeGreaterThan(0);
+    await expect.poll(() => broken.length).toBeGreaterThan(0);
+    expect(broken[0]!.message).toMatch(/terminat/);
+    expect(await storage.db.selectFrom('organizations').select('id').execute()).toEqual([]);
+  });
+});
