@@ -24,7 +24,7 @@ import type { Fixture } from './peers/fixtures.ts';
 import { renderMarkdown, verdicts, type Results, type ScalingRow } from './report.ts';
 import { capture, getOrder, onrampQuote, quoteAndOrder, throughputScenarios, type Scenario, type World } from './scenarios.ts';
 import { sampleOrders, seedOrders, type Database } from './seed.ts';
-import { startOurs, startPeer, startPrism, targetLabels, type TargetId } from './targets.ts';
+import { bundleServer, startOurs, startPeer, startPrism, targetLabels, type TargetId } from './targets.ts';
 import { measureDrain, measureLatency, outboxWriter, startReceiver } from './webhooks.ts';
 
 const env = process.env;
@@ -119,6 +119,7 @@ async function footprint() {
     await stop(server);
   }
   results.footprint = { ...results.footprint, coldStartMs: median(coldStarts), coldStartsMs: coldStarts, coldStartCpuMs: median(coldStartCpu), idleRssMb };
+  results.notes.push(`Cold start runs dist/server.js; npm start first bundles it (scripts/build-server.mjs), which took ${Math.round(bundleServer())} ms in this run.`);
 }
 
 function generateTime() {

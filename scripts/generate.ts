@@ -3,7 +3,8 @@
  * generated/ is what openapi/ makes now (npm run check:generated, exits 1 when stale).
  *
  *   generated/openapi/<surface>.yaml  one bundled document per surface (Redocly bundle)
- *   generated/openapi/ramp.yaml       the four joined: what the server, the client and Prism load
+ *   generated/openapi/ramp.yaml       the four joined: what the client, Prism and generators load
+ *   generated/openapi/ramp.json       the same document as JSON: what the server loads (no YAML parse at start)
  *   generated/types/ramp.ts           TypeScript types of the joined document (openapi-typescript)
  *   generated/types/public-operations.ts  the operations that take no API key (for the client)
  *   generated/docs/<surface>.html     self-contained Redoc pages (no CDN at view time)
@@ -38,7 +39,9 @@ function run(command: string, args: string[]) {
 }
 
 function writeYaml(file: string, document: unknown, source: string) {
-  writeFileSync(file, `# ${doNotEdit(source)}\n${stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`);
+  const text = `# ${doNotEdit(source)}\n${stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  writeFileSync(file, text);
+  return text;
 }
 
 export function generate(out: string) {
@@ -68,7 +71,9 @@ export function generate(out: string) {
         'The v1, v2, lookup and sign-in surfaces joined into one document. ' +
         'Each surface is also published on its own; see their descriptions for the rules.',
     };
-    writeYaml(join(specs, 'ramp.yaml'), all, 'openapi/{v1,v2,lookup,auth}.yaml');
+    const joinedYaml = writeYaml(join(specs, 'ramp.yaml'), all, 'openapi/{v1,v2,lookup,auth}.yaml');
+    // Parsed back from the YAML just written, so the server reads exactly what the others do.
+    writeFileSync(join(specs, 'ramp.json'), `${JSON.stringify(parse(joinedYaml), null, 1)}\n`);
     // 3. Types for the server and the client.
     // An empty Redocly config: openapi-typescript would otherwise take the surfaces from
     // redocly.yaml instead of the file it is given. Defaults do not make request fields required.

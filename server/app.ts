@@ -2,7 +2,7 @@
  * createApp: body parsing → contract validation (requests, security, responses) →
  * one handler per operationId → the error handler.
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './domain/authenticate.ts';
 import { assertSandbox } from './domain/environment.ts';
@@ -13,71 +13,105 @@ import { Problem, validationError } from './problems.ts';
 import { maxArrayItems, oversizedArray } from './domain/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './submissionErrors.ts';
-import { cacheValidatorRouteMatchers } from './validatorRouteCache.ts';
+import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
 
 export const bodyLimit = '256kb';
 
 export function createApp(services: Services, handlers: Handlers) {
   const { contract, config, storage, logger } = services;
   cacheValidatorRouteMatchers();
+  lightenValidatorStart();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   // An empty body is `{}` whatever its label (`curl -X POST`, `curl -d ''`): v1 lists read
   // it as the defaults (seed part 4), other operations name the fields they need.
-  app.use((req, _res, next) => {
-    const length = req.headers['content-length'];
-    const empty = length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
-    if (empty && ['POST', 'PUT', 'PATCH'].includes(req.method)) req.headers['content-type'] = 'application/json';
-    next();
-  });
-  app.use(express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit: bodyLimit }));
-  app.use((req, _res, next) => {
-    const pointer = oversizedArray(req.body);
-    next(pointer === undefined ? undefined : validationError([{ pointer, detail: `must not have more than ${maxArrayItems} items` }]));
-  });
-  // Simulators do not exist in production, whatever the request (seed part 7, `forbidden`).
-  for (const operation of contract.operations.filter((o) => o.sandbox)) {
-    app[operation.method](toExpressPath(operation.path), (_req: Request, _res: Response, next: NextFunction) => {
-      assertSandbox(config);
-      next();
-    });
-  }
+  // The steps before and after the sandbox guards run as one Express layer each (chain):
+  // the router's per-layer work is a real share of a cheap request's CPU.
   app.use(
-    OpenApiValidator.middleware({
-      // The validator resolves references in place; give it its own copy of the document.
-      apiSpec: validatorDocument(contract.document) as never,
-      // Query, path and header values are text and always coerced; a JSON body is not: `false`
-      // is not the string "false" (coerceTypes would turn it into one).
-      validateRequests: config.validateRequests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
-      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-      validateSecurity: {
-        handlers: {
-          ApiKey: async (req) => {
-            try {
-              (req as Request & { caller?: Caller }).caller = await authenticate(storage.db, config, req.headers.authorization, services.clock.now());
-            } catch (error) {
-              if (error instanceof Problem) throw error;
-              // The validator turns whatever a security handler throws into a 401 with its
-              // message: a failing database would read as a bad key and leak its error.
-              (req as Request & { [internalCause]?: unknown })[internalCause] = error;
-              throw Object.assign(new Error('authentication could not complete'), { status: 500 });
-            }
-            return true;
-          },
+    chain(
+      (req, _res, next) => {
+        const length = req.headers['content-length'];
+        const empty = length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
+        if (empty && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.headers['content-type'] = 'application/json';
+        next();
+      },
+      express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
+      express.urlencoded({ extended: false, limit: bodyLimit }),
+      (req, _res, next) => {
+        const pointer = oversizedArray(req.body);
+        next(pointer === undefined ? undefined : validationError([{ pointer, detail: `must not have more than ${maxArrayItems} items` }]));
+      },
+    ),
+  );
+  // Simulators do not exist in production, whatever the request (seed part 7, `forbidden`).
+  // In the sandbox the guard would pass every time: it is only routed in production.
+  if (config.env === 'production') {
+    for (const operation of contract.operations.filter((o) => o.sandbox)) {
+      app[operation.method](toExpressPath(operation.path), (_req: Request, _res: Response, next: NextFunction) => {
+        assertSandbox(config);
+        next();
+      });
+    }
+  }
+  const validator = OpenApiValidator.middleware({
+    // The validator resolves references in place; give it its own copy of the document.
+    apiSpec: validatorDocument(contract.document) as never,
+    // Query, path and header values are text and always coerced; a JSON body is not: `false`
+    // is not the string "false" (coerceTypes would turn it into one).
+    validateRequests: config.validateRequests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
+    validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: {
+      handlers: {
+        ApiKey: async (req) => {
+          try {
+            (req as Request & { caller?: Caller }).caller = await authenticate(storage.db, config, req.headers.authorization, services.clock.now());
+          } catch (error) {
+            if (error instanceof Problem) throw error;
+            // The validator turns whatever a security handler throws into a 401 with its
+            // message: a failing database would read as a bad key and leak its error.
+            (req as Request & { [internalCause]?: unknown })[internalCause] = error;
+            throw Object.assign(new Error('authentication could not complete'), { status: 500 });
+          }
+          return true;
         },
       },
-      validateFormats: true,
-      ignoreUndocumented: false,
-    }),
-  );
+    },
+    validateFormats: true,
+    ignoreUndocumented: false,
+    // No operation takes multipart/form-data: no multer pass on every request.
+    fileUploader: false,
+    // The generated document is linted and checked against openapi/ (npm run lint,
+    // check:generated); checking it again against the OpenAPI schema took ~0.5 s of every start.
+    validateApiSpec: false,
+  })
+    // Its path-parameter hook only serves Express routes with parameters; handlers are
+    // dispatched by operation below and read the parameters the validator decoded.
+    .filter((middleware) => middleware.name !== 'pathParamsMiddleware');
+  // The validator has already matched every request to its operation (or refused it): one
+  // lookup by operationId instead of Express trying the contract's routes one by one.
+  const routes = new Map<string, (req: Request, res: Response, next: NextFunction) => void>();
   for (const operation of contract.operations) {
     const handler = handlers[operation.operationId as ServedOperationId] as Handler<ServedOperationId> | undefined;
     if (!handler) throw new Error(`no handler for operation ${operation.operationId} (${operation.method.toUpperCase()} ${operation.path})`);
     const limited = config.rateLimitReadsPerSecond > 0 && operation.method === 'get' && !operation.isPublic && surfaceOf(operation.path) === 'v2';
-    app[operation.method](toExpressPath(operation.path), ...(limited ? [limitReadsOf(services)] : []), serve(services, handler));
+    const served = serve(services, handler);
+    if (!limited) routes.set(operation.operationId, served);
+    else {
+      const limit = limitReadsOf(services);
+      routes.set(operation.operationId, (req, res, next) => limit(req, res, (error?: unknown) => (error ? next(error) : served(req, res, next))));
+    }
   }
+  app.use(
+    chain(...(validator as RequestHandler[]), (req, res, next) => {
+      const openapi = (req as Request & { openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> } }).openapi;
+      const route = openapi?.schema?.operationId === undefined ? undefined : routes.get(openapi.schema.operationId);
+      if (!route) return next();
+      // Decoded by the validator and coerced to their schema types.
+      req.params = openapi!.pathParams ?? {};
+      route(req, res, next);
+    }),
+  );
   app.use(submissionErrorHandler(services));
   app.use(errorHandler(contract, logger));
   return app;
@@ -102,6 +136,28 @@ function validatorDocument(document: Record<string, any>) {
     }
   }
   return copy;
+}
+
+/**
+ * Middlewares run in order as one: an error (passed, thrown or a rejected promise) skips the
+ * rest and goes to Express's error handlers, as it would from separate layers.
+ */
+function chain(...middlewares: RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    let index = 0;
+    const next = (error?: unknown) => {
+      if (error) return done(error);
+      const middleware = middlewares[index++];
+      if (!middleware) return done();
+      try {
+        const result = middleware(req, res, next) as unknown;
+        if (typeof (result as Promise<unknown> | undefined)?.then === 'function') (result as Promise<unknown>).then(undefined, (e: unknown) => done(e || new Error('Rejected promise')));
+      } catch (e) {
+        done(e);
+      }
+    };
+    next();
+  };
 }
 
 /** What every handler returns, seen without its operation's types. */
