@@ -11,10 +11,15 @@
  *
  * Copies keep the order `created` with its funding deadline a year away, so no background
  * job (deadline cancelation, settlement) picks a million of them up during a run.
+ *
+ * The copies are older than the orders already stored, so after copying, every order and
+ * customer is numbered again in its lists and the list counters rewritten, with the
+ * statements of migration 100-list-positions: pages are then read as the server reads them.
  */
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { listPositionStatements, orderPositionStatements } from '../server/storage/migrations/100-list-positions.ts';
 
 export type Database = { engine: 'sqlite'; dataDir: string } | { engine: 'postgres'; url: string };
 
@@ -46,6 +51,9 @@ const customerIdsOf = (partnerId: string, customers: number) =>
   Array.from({ length: customers }, (_, i) => `${partnerId.slice(0, 24)}${(0xb0000000 + i).toString(16).padStart(12, '0')}`);
 
 const copyMs = (templateMs: number, index: number) => templateMs - (index + 1) * 10;
+
+/** Numbers every order and customer in its lists again (see above). */
+const renumbering = [...listPositionStatements('organizations.children'), ...orderPositionStatements()];
 
 export async function seedOrders(database: Database, plan: SeedPlan): Promise<Seeded> {
   const started = performance.now();
@@ -102,6 +110,7 @@ function seedSqlite(dataDir: string, plan: SeedPlan) {
         o.updated_at = at;
         insertOrder.run(o);
       }
+      for (const statement of renumbering) db.exec(statement);
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
     // No ANALYZE: the server never runs it, so its planner works without statistics here too.
@@ -164,9 +173,12 @@ async function seedPostgres(url: string, plan: SeedPlan) {
       const deadline = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
       const orderParams: unknown[] = [owners];
       const orderRow = { ...order, status: 'created', funding_deadline: deadline, settle_at: null };
-      const orderValues = valuesOf(orderRow, { id: id('b'), quote_id: id('a'), organization_id: owner, created_at: at, updated_at: at }, orderParams);
+      // Positions (integers) are numbered after copying, with the other orders.
+      const positions = { partner_id: 'NULL', partner_position: 'NULL', cover_position: 'NULL', organization_position: 'NULL' };
+      const orderValues = valuesOf(orderRow, { id: id('b'), quote_id: id('a'), organization_id: owner, created_at: at, updated_at: at, ...positions }, orderParams);
       await client.query(`INSERT INTO orders (${Object.keys(orderRow).join(', ')}) SELECT ${orderValues.join(', ')} FROM ${series}`, orderParams);
     }
+    for (const statement of renumbering) await client.query(statement);
     await client.query('COMMIT');
     // Autovacuum would analyze a table that grew this much within a minute; do it now.
     await client.query('ANALYZE');

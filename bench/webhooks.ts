@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openStorage, type Storage } from '../server/storage/database.ts';
 import { recordV2Event } from '../server/webhooks/outbox.ts';
-import { percentile, sleep } from './lib.ts';
+import { cpuMs, percentile, sleep } from './lib.ts';
 
 export interface Receiver {
   url: string;
@@ -124,13 +124,18 @@ export interface ThroughputResult {
   delivered: number;
   seconds: number;
   perSecond: number;
+  /** The server's CPU time per delivery in µs while draining (given its pid): barely moved by other load, unlike deliveries/s. */
+  cpuUsPerDelivery?: number | undefined;
 }
 
 /** Waits for `backlog` new first arrivals (at most `waitMs`); deliveries per second from the first to the last. */
-export async function measureDrain(receiver: Receiver, before: number, backlog: number, waitMs: number): Promise<ThroughputResult> {
+export async function measureDrain(receiver: Receiver, before: number, backlog: number, waitMs: number, serverPid?: number): Promise<ThroughputResult> {
   const started = performance.now();
+  const cpuBefore = cpuMs(serverPid);
   while (receiver.arrivals.size - before < backlog && performance.now() - started < waitMs) await sleep(20);
+  const cpuAfter = cpuMs(serverPid);
   const times = [...receiver.arrivals.values()].slice(before).sort((a, b) => a - b);
   const seconds = times.length > 1 ? (times.at(-1)! - times[0]!) / 1000 : NaN;
-  return { backlog, delivered: times.length, seconds, perSecond: times.length > 1 ? (times.length - 1) / seconds : 0 };
+  const cpuUsPerDelivery = cpuBefore === undefined || cpuAfter === undefined || times.length === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / times.length;
+  return { backlog, delivered: times.length, seconds, perSecond: times.length > 1 ? (times.length - 1) / seconds : 0, cpuUsPerDelivery };
 }

@@ -37,6 +37,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Webhooks: a PEM file of extra CA certificates trusted for https deliveries (local receivers). */
   webhookCaFile: string | undefined;
+  /**
+   * Webhooks: how often the delivery worker looks for due deliveries, which a commit that
+   * records an event also does at once. Undefined: deliveries run with the other jobs, every
+   * jobIntervalMs, and nothing wakes them (so tests that tick jobs by hand stay in control).
+   */
+  webhookPollMs: number | undefined;
+  /** Webhooks: attempts in flight at once per process. */
+  webhookConcurrency: number;
   /** v2 reads (GET) allowed per organization and second before 429 `rate-limit-exceeded`; 0 is no limit. */
   rateLimitReadsPerSecond: number;
   /** The length of one counting window; a window allows readsPerSecond × its seconds. */
@@ -92,9 +100,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryDelayMs: Number(env.RAMP_WEBHOOK_RETRY_DELAY_MS ?? 5000),
     webhookTimeoutMs: Number(env.RAMP_WEBHOOK_TIMEOUT_MS ?? 10000),
     webhookCaFile: env.RAMP_WEBHOOK_CA_FILE || undefined,
+    webhookPollMs: env.RAMP_WEBHOOK_POLL_MS ? Math.max(1, Number(env.RAMP_WEBHOOK_POLL_MS)) : env.RAMP_JOB_INTERVAL_MS ? undefined : 25,
+    webhookConcurrency: positiveInteger(env, 'RAMP_WEBHOOK_CONCURRENCY', 64),
     rateLimitReadsPerSecond: Number(env.RAMP_RATE_LIMIT_READS_PER_SECOND || 0),
     rateLimitWindowSeconds: Math.max(1, Math.round(Number(env.RAMP_RATE_LIMIT_WINDOW_SECONDS || 1))),
     headersTimeoutMs: Number(env.RAMP_HEADERS_TIMEOUT_MS || 20_000),
     requestTimeoutMs: Number(env.RAMP_REQUEST_TIMEOUT_MS || 60_000),
   };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new ConfigError(`${name} must be a whole number >= 1, not ${value}`);
+  return Number(value);
 }

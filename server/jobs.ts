@@ -12,8 +12,18 @@ import { verifyPaymentAccounts } from './domain/paymentAccounts.ts';
 
 export interface Job {
   name: string;
-  /** Runs every `intervalMs`; the next run starts only after this one ended. */
-  run(services: Services): Promise<void>;
+  /**
+   * Runs every `intervalMs`; the next run starts only after this one ended. `stopping` aborts
+   * when the jobs stop: a run that could go on (a backlog) winds down then.
+   */
+  run(services: Services, stopping: AbortSignal): Promise<void>;
+  /** This job's own interval instead of the common one (undefined: the common one). */
+  intervalMs?(services: Services): number | undefined;
+  /**
+   * Subscribes to signals that this job has work now: a run starts at once, or right after
+   * the one under way. Returns how to unsubscribe, or undefined when there is nothing to hear.
+   */
+  wakeOn?(services: Services, wake: () => void): (() => Promise<void>) | undefined;
 }
 
 export const jobs: Job[] = [v1SettlementJob, deliveryJob, verifyPaymentAccounts, settleOrders, expireOrderFunding, authCleanupJob];
@@ -26,34 +36,66 @@ export interface RunningJobs {
 
 export function startJobs(services: Services, intervalMs: number, registered: Job[] = jobs): RunningJobs {
   let stopped = false;
+  const stopping = new AbortController();
   const running = new Set<Promise<void>>();
   const runOne = async (job: Job) => {
     try {
-      await job.run(services);
+      await job.run(services, stopping.signal);
     } catch (error) {
       services.logger.error({ err: error, job: job.name }, 'job failed');
     }
   };
   const loops = registered.map((job) => {
+    const every = job.intervalMs?.(services) ?? intervalMs;
     let timer: NodeJS.Timeout | undefined;
+    let inRun = false;
+    let wokenDuringRun = false;
     const loop = async () => {
+      timer = undefined;
       if (stopped) return;
+      inRun = true;
+      wokenDuringRun = false;
       const run = runOne(job);
       running.add(run);
       await run;
       running.delete(run);
-      if (!stopped) timer = setTimeout(loop, intervalMs);
+      inRun = false;
+      if (!stopped) timer = setTimeout(loop, wokenDuringRun ? 0 : every);
     };
-    timer = setTimeout(loop, intervalMs);
-    return { stop: () => clearTimeout(timer) };
+    const wake = () => {
+      if (stopped) return;
+      if (inRun) {
+        wokenDuringRun = true;
+      } else if (timer) {
+        clearTimeout(timer);
+        timer = setTimeout(loop, 0);
+      }
+    };
+    timer = setTimeout(loop, every);
+    const unsubscribe = job.wakeOn?.(services, wake);
+    return {
+      async stop() {
+        clearTimeout(timer);
+        await unsubscribe?.();
+      },
+    };
   });
   return {
     async tick() {
-      await Promise.all(registered.map(runOne));
+      // Tracked like the loops' runs, so stop() waits for these too.
+      await Promise.all(
+        registered.map(async (job) => {
+          const run = runOne(job);
+          running.add(run);
+          await run;
+          running.delete(run);
+        }),
+      );
     },
     async stop() {
       stopped = true;
-      for (const loop of loops) loop.stop();
+      stopping.abort();
+      await Promise.all(loops.map((loop) => loop.stop()));
       await Promise.all(running);
     },
   };

@@ -13,7 +13,7 @@ import type { Job } from '../jobs.ts';
 import { Problem, validationError } from '../problems.ts';
 import type { Services } from '../services.ts';
 import type { Tx } from '../storage/database.ts';
-import { ordersRepository, type OrderRow } from '../storage/orders.ts';
+import { ordersRepository, type NewOrderRow, type OrderRow } from '../storage/orders.ts';
 import { organizationsRepository, type OrganizationRow } from '../storage/organizations.ts';
 import { paymentAccountsRepository } from '../storage/paymentAccounts.ts';
 import { quotesRepository } from '../storage/quotes.ts';
@@ -123,7 +123,7 @@ export async function createOrder(services: Services, organization: Organization
   }
   const wallet = quote.wallet_address !== null ? await walletsRepository(db).findByAddress(organization.id, quote.wallet_address) : undefined;
   const deadline = new Date(now.getTime() + fundingWindowMs);
-  const row: OrderRow = {
+  const row: NewOrderRow = {
     id: randomUUID(),
     organization_id: organization.id,
     quote_id: quote.id,
@@ -157,7 +157,8 @@ export async function createOrder(services: Services, organization: Organization
   } else {
     row.funding_instructions = JSON.stringify(fundingInstructions(row, deadline));
   }
-  if (await orders.insert(row)) return { created: true, order: presentOrder(row) };
+  // The insert filled in the row's positions (and its created_at, never before the list's latest).
+  if (await orders.insert(row)) return { created: true, order: presentOrder(row as OrderRow) };
   // Another request for this quote won the unique constraint; it has committed, so read it.
   const winner = await orders.findByQuote(quote.id);
   if (!winner) throw new Problem('conflict', `An order for quote ${quoteId} is being created; retry to read it.`);
@@ -173,7 +174,7 @@ export async function getOrder(services: Services, organization: OrganizationRow
 /** Newest first, across the caller and its customers, or one organization it can act for. */
 export async function listOrders(services: Services, caller: Caller, page: PageRequest, organizationId?: string) {
   const { db } = services.storage;
-  const scope = organizationId ? { organizationId: (await actFor(db, caller, organizationId)).id } : { partnerId: caller.organization.id };
+  const scope = organizationId ? { organizationId: (await actFor(db, caller, organizationId)).id } : { partnerId: caller.organization.id, parentId: caller.organization.parent_id };
   const { items, total } = await ordersRepository(db).page(scope, page);
   return { items: items.map(presentOrder), ...pageMeta(page, total) };
 }

@@ -11,7 +11,7 @@ import { Problem, validationError } from '../problems.ts';
 import type { Services } from '../services.ts';
 import type { Db, Tx } from '../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../storage/organizations.ts';
-import { paymentAccountsRepository, type PaymentAccountRow } from '../storage/paymentAccounts.ts';
+import { paymentAccountsRepository, type NewPaymentAccountRow, type PaymentAccountRow } from '../storage/paymentAccounts.ts';
 import { verificationsRepository } from '../storage/verifications.ts';
 import { partnerOf, recordV2Event } from '../webhooks/outbox.ts';
 import { clabeProblem } from './clabe.ts';
@@ -120,7 +120,7 @@ export async function registerPaymentAccount(
   const now = services.clock.now();
   const spec = railSpecs[request.rail];
   const rails: Rails = { [request.rail]: { destination: 'pending', minAmount: spec.minAmount, maxAmount: spec.maxAmount } };
-  const row: PaymentAccountRow = {
+  const row: NewPaymentAccountRow = {
     id: randomUUID(),
     organization_id: organization.id,
     kind: request.kind,
@@ -134,7 +134,8 @@ export async function registerPaymentAccount(
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  if (await repository.insert(row)) return { created: true, account: presentPaymentAccount(row) };
+  // The insert filled in the row's position (and its created_at, never before the list's latest).
+  if (await repository.insert(row)) return { created: true, account: presentPaymentAccount(row as PaymentAccountRow) };
   // A registration of the same CLABE won the race: answer as if it had come first.
   const winner = await repository.findByClabe(clabe);
   if (!winner) throw new Problem('conflict', `Account ${clabe} is being registered; retry to read it.`);

@@ -7,7 +7,7 @@ import type { components } from '../../generated/types/ramp.ts';
 import { Problem, validationError, type FieldError } from '../problems.ts';
 import type { Services } from '../services.ts';
 import type { OrganizationRow } from '../storage/organizations.ts';
-import { walletsRepository, type WalletRow } from '../storage/wallets.ts';
+import { walletsRepository, type NewWalletRow, type WalletRow } from '../storage/wallets.ts';
 import { pageMeta, type PageRequest } from './pagination.ts';
 import { p256PublicKey } from './signatures.ts';
 
@@ -43,7 +43,7 @@ export async function createWallet(services: Services, organization: Organizatio
     errors.push({ pointer: '/signerPublicKey', detail: 'is not a point of the P-256 curve' });
   }
   if (errors.length > 0) throw validationError(errors);
-  const row: WalletRow = {
+  const row: NewWalletRow = {
     id: randomUUID(),
     organization_id: organization.id,
     address: request.address,
@@ -55,7 +55,8 @@ export async function createWallet(services: Services, organization: Organizatio
   if (!(await walletsRepository(services.storage.db).insert(row))) {
     throw new Problem('conflict', `Wallet ${request.address} on ${request.blockchain} is already registered.`);
   }
-  return presentWallet(row);
+  // The insert filled in the row's position (and its created_at, never before the list's latest).
+  return presentWallet(row as WalletRow);
 }
 
 export async function listWallets(services: Services, organization: OrganizationRow, page: PageRequest) {

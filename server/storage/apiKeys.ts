@@ -31,7 +31,12 @@ export function apiKeysRepository(db: Db | Tx) {
       return Number(n);
     },
 
-    /** A page of the organization's active keys, oldest first (the contract's order). */
+    /**
+     * A page of the organization's active keys, oldest first (the contract's order). The one
+     * list without positions (storage/positions.ts): it shows active keys only, at most 5 per
+     * organization, so OFFSET and COUNT walk at most 5 index entries; revoking a key would
+     * otherwise have to renumber.
+     */
     async activePage(organizationId: string, page: { size: number; number: number }) {
       const query = db.selectFrom('api_keys').where('organization_id', '=', organizationId).where('revoked_at', 'is', null);
       const [items, total] = await Promise.all([

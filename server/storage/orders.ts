@@ -1,9 +1,19 @@
 /** Orders (v2): one per quote, enforced by a unique constraint on quote_id. */
 import type { Selectable } from 'kysely';
 import type { Db, Storage, Tx } from './database.ts';
+import { countOf, inTransaction, insertWithPositions, pageRange, type Counter } from './positions.ts';
 import type { OrdersTable } from './tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
+type Positions = 'partner_id' | 'partner_position' | 'cover_position' | 'organization_position';
+/** A row before insert: its partner and list positions are found then. */
+export type NewOrderRow = Omit<OrderRow, Positions> & Partial<Pick<OrderRow, Positions>>;
+
+/**
+ * Whose GET /orders lists these: all the orders of an organization and of its direct
+ * children (`partnerId`, with that organization's own parent), or one organization's.
+ */
+export type OrdersScope = { partnerId: string; parentId: string | null } | { organizationId: string };
 
 export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
   return {
@@ -24,11 +34,26 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
 
     /**
      * Inserts unless an order for the quote exists; false when one does. ON CONFLICT waits
-     * for a racing insert to commit, so the caller can read the winner right after.
+     * for a racing insert to commit, so the caller can read the winner right after. The
+     * order takes its positions in the lists of its partner (the organization itself at the
+     * top, else its parent), of its own organization when that has a parent, and of
+     * GET /orders?organizationId; counters of ancestors first (storage/positions.ts).
      */
-    async insert(row: OrderRow): Promise<boolean> {
-      const result = await db.insertInto('orders').values(row).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    async insert(row: NewOrderRow): Promise<boolean> {
+      // Read before the transaction (an organization's parent never changes): its first
+      // statement is then the counter's write, which SQLite never has to upgrade a read to.
+      const owner = await db.selectFrom('organizations').select('parent_id').where('id', '=', row.organization_id).executeTakeFirstOrThrow();
+      return inTransaction(db, async (tx) => {
+        row.partner_id = owner.parent_id ?? row.organization_id;
+        row.cover_position = null;
+        const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: row.partner_id, column: 'partner_position' }];
+        if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
+        lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
+        return insertWithPositions(tx, row, lists, async (t, r) => {
+          const result = await t.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
+          return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        });
+      });
     },
 
     /** Writes the changes only if the status is still `from`; false when it moved meanwhile. */
@@ -37,25 +62,41 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** A page of the orders of these organizations, newest first. */
-    async page(organizationIds: { partnerId: string } | { organizationId: string }, page: { size: number; number: number }) {
-      let query = db.selectFrom('orders');
-      if ('organizationId' in organizationIds) {
-        query = query.where('organization_id', '=', organizationIds.organizationId);
-      } else {
-        const { partnerId } = organizationIds;
-        query = query.where((eb) =>
-          eb.or([
-            eb('organization_id', '=', partnerId),
-            eb('organization_id', 'in', eb.selectFrom('organizations').select('id').where('parent_id', '=', partnerId)),
-          ]),
-        );
+    /**
+     * A page of the orders of these organizations, newest first: a range of positions. An
+     * organization with a parent finds its own orders by `cover_position` and its children's
+     * by `partner_position`: two index ranges, one numbering.
+     */
+    async page(scope: OrdersScope, page: { size: number; number: number }) {
+      const byOrganization = 'organizationId' in scope;
+      const total = byOrganization ? await countOf(db, 'orders.organization', scope.organizationId) : await countOf(db, 'orders.covers', scope.partnerId);
+      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
+      if (lo > hi) return { items: [], total };
+      const query = db.selectFrom('orders').selectAll();
+      if (byOrganization) {
+        const items = await query
+          .where('organization_id', '=', scope.organizationId)
+          .where('organization_position', '>=', lo)
+          .where('organization_position', '<=', hi)
+          .orderBy('organization_position', 'desc')
+          .execute();
+        return { items, total };
       }
-      const [items, total] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.size).offset(page.size * page.number).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(total.n) };
+      const { partnerId } = scope;
+      if (scope.parentId === null) {
+        const items = await query.where('partner_id', '=', partnerId).where('partner_position', '>=', lo).where('partner_position', '<=', hi).orderBy('partner_position', 'desc').execute();
+        return { items, total };
+      }
+      const items = await query
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('partner_id', '=', partnerId), eb('partner_position', '>=', lo), eb('partner_position', '<=', hi)]),
+            eb.and([eb('organization_id', '=', partnerId), eb('cover_position', '>=', lo), eb('cover_position', '<=', hi)]),
+          ]),
+        )
+        .execute();
+      const position = (o: OrderRow) => (o.partner_id === partnerId ? o.partner_position! : o.cover_position!);
+      return { items: items.sort((a, b) => position(b) - position(a)), total };
     },
 
     /** Orders in `status` whose `column` time has come. */

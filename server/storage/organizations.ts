@@ -1,6 +1,7 @@
 /** Organizations: partners and their direct children (customers). */
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
+import { boundsSize, countOf, insertWithPositions, pageRange, positionBounds } from './positions.ts';
 import type { OrganizationsTable } from './tables.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -29,6 +30,7 @@ function toRow(o: NewOrganization): OrganizationRow {
     kyc_status: o.kycStatus ?? 'notStarted',
     created_at: o.now,
     updated_at: o.now,
+    child_position: null,
   };
 }
 
@@ -40,15 +42,21 @@ export function organizationsRepository(db: Db | Tx) {
 
     async insert(o: NewOrganization): Promise<OrganizationRow> {
       const row = toRow(o);
-      await db.insertInto('organizations').values(row).execute();
+      await insertChild(db, row, async (tx, r) => {
+        await tx.insertInto('organizations').values(r).execute();
+        return true;
+      });
       return row;
     },
 
     /** Inserts unless the id is taken (even by a concurrent insert); undefined when taken. */
     async insertIfAbsent(o: NewOrganization): Promise<OrganizationRow | undefined> {
       const row = toRow(o);
-      const result = await db.insertInto('organizations').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? row : undefined;
+      const inserted = await insertChild(db, row, async (tx, r) => {
+        const result = await tx.insertInto('organizations').values(r).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      });
+      return inserted ? row : undefined;
     },
 
     async rename(id: string, displayName: string, now: string) {
@@ -61,18 +69,30 @@ export function organizationsRepository(db: Db | Tx) {
 
     /**
      * A page of a partner's children, newest first (v2) or oldest first (v1), optionally
-     * created after `from` and at or before `to`: a range of the (parent_id, created_at, id)
-     * index either way.
+     * created after `from` and at or before `to`: a range of child positions, its bounds
+     * found on the (parent_id, created_at, child_position) index.
      */
     async childrenPage(parentId: string, page: { size: number; number: number }, created?: { from?: string; to?: string }, order: 'desc' | 'asc' = 'desc') {
-      let query = db.selectFrom('organizations').where('parent_id', '=', parentId);
-      if (created?.from) query = query.where('created_at', '>', created.from);
-      if (created?.to) query = query.where('created_at', '<=', created.to);
-      const [items, total] = await Promise.all([
-        query.selectAll().orderBy('created_at', order).orderBy('id', order).limit(page.size).offset(page.size * page.number).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(total.n) };
+      const count = await countOf(db, 'organizations.children', parentId);
+      const bounds = created?.from || created?.to
+        ? await positionBounds(db, { table: 'organizations', scope: { parent_id: parentId }, position: 'child_position' }, count, created)
+        : { first: 1, last: count };
+      const { lo, hi } = pageRange(bounds, page.size, page.number, order);
+      const items = lo > hi ? [] : await db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('parent_id', '=', parentId)
+        .where('child_position', '>=', lo)
+        .where('child_position', '<=', hi)
+        .orderBy('child_position', order)
+        .execute();
+      return { items, total: boundsSize(bounds) };
     },
   };
+}
+
+/** A child takes the next position among its parent's children; a top-level organization is in no list. */
+function insertChild(db: Db | Tx, row: OrganizationRow, insert: (tx: Tx, row: OrganizationRow) => Promise<boolean>): Promise<boolean> {
+  if (row.parent_id === null) return insert(db as Tx, row);
+  return insertWithPositions(db, row, [{ list: 'organizations.children', scope: row.parent_id, column: 'child_position' }], insert);
 }

@@ -1,9 +1,12 @@
 /** Payment accounts (v2): bank accounts by CLABE, one holder per CLABE. */
 import type { Selectable } from 'kysely';
 import type { Db, Storage, Tx } from './database.ts';
+import { countOf, insertWithPositions, pageRange } from './positions.ts';
 import type { PaymentAccountsTable } from './tables.ts';
 
 export type PaymentAccountRow = Selectable<PaymentAccountsTable>;
+/** A row before insert: its list position is taken then. */
+export type NewPaymentAccountRow = Omit<PaymentAccountRow, 'position'> & Partial<Pick<PaymentAccountRow, 'position'>>;
 
 export function paymentAccountsRepository(db: Db | Tx, engine?: Storage['engine']) {
   return {
@@ -23,23 +26,30 @@ export function paymentAccountsRepository(db: Db | Tx, engine?: Storage['engine'
     },
 
     /** Inserts unless the CLABE is already held; false when it was (a racing registration won). */
-    async insert(row: PaymentAccountRow): Promise<boolean> {
-      const result = await db.insertInto('payment_accounts').values(row).onConflict((oc) => oc.column('clabe').doNothing()).executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    async insert(row: NewPaymentAccountRow): Promise<boolean> {
+      return insertWithPositions(db, row, [{ list: 'payment_accounts', scope: row.organization_id, column: 'position' }], async (tx, r) => {
+        const result = await tx.insertInto('payment_accounts').values(r).onConflict((oc) => oc.column('clabe').doNothing()).executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      });
     },
 
     async update(id: string, changes: Partial<Omit<PaymentAccountRow, 'id'>>) {
       await db.updateTable('payment_accounts').set(changes).where('id', '=', id).execute();
     },
 
-    /** A page of an organization's accounts, oldest first. */
+    /** A page of an organization's accounts, oldest first: a range of positions. */
     async page(organizationId: string, page: { size: number; number: number }) {
-      const query = db.selectFrom('payment_accounts').where('organization_id', '=', organizationId);
-      const [items, total] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.size).offset(page.size * page.number).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(total.n) };
+      const total = await countOf(db, 'payment_accounts', organizationId);
+      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'asc');
+      const items = lo > hi ? [] : await db
+        .selectFrom('payment_accounts')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('position', '>=', lo)
+        .where('position', '<=', hi)
+        .orderBy('position', 'asc')
+        .execute();
+      return { items, total };
     },
 
     /** Accounts whose rail verification is due. */

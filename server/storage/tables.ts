@@ -11,6 +11,8 @@ export interface OrganizationsTable {
   kyb_status: string;
   kyb_approved_at: string | null;
   kyc_status: string;
+  /** Position among its parent's children (100-list-positions). */
+  child_position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -54,6 +56,8 @@ export interface PaymentAccountsTable {
   rails: string;
   /** When the rail's verification of pending directions completes (a job makes them ready). */
   verify_at: string | null;
+  /** Position in its list (100-list-positions, storage/positions.ts). */
+  position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -65,6 +69,8 @@ export interface WalletsTable {
   blockchain: string;
   custody: string;
   signer_public_key: string | null;
+  /** Position in its list (100-list-positions, storage/positions.ts). */
+  position: number | null;
   created_at: string;
 }
 
@@ -111,6 +117,13 @@ export interface OrdersTable {
   claim: string | null;
   /** When a funded order completes on its own (a job). */
   settle_at: string | null;
+  /** The organization itself at the top, else its parent: whose GET /orders lists it besides its own (100-list-positions). */
+  partner_id: string | null;
+  partner_position: number | null;
+  /** Position in its own organization's GET /orders, when that organization has a parent. */
+  cover_position: number | null;
+  /** Position in GET /orders?organizationId. */
+  organization_position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -124,6 +137,9 @@ export interface V1WalletsTable {
   blockchain: 'solana' | 'stellar';
   custody: 'external' | 'embedded';
   signer_public_key: string | null;
+  /** Positions in the partner's and the customer's lists (100-list-positions). */
+  partner_position: number | null;
+  customer_position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -139,6 +155,9 @@ export interface V1BankAccountsTable {
   status: string;
   /** 0 or 1 (one type on both engines). */
   compliant: number;
+  /** Positions in the partner's and the customer's lists (100-list-positions). */
+  partner_position: number | null;
+  customer_position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -166,6 +185,9 @@ export interface V1OrdersTable {
   approval_summary: string | null;
   /** When the next automatic step (token delivery, end of the reversal window) is due. */
   due_at: string | null;
+  /** Positions in the partner's and the customer's lists (100-list-positions). */
+  partner_position: number | null;
+  customer_position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -208,6 +230,8 @@ export interface WebhookSubscriptionsTable {
   url: string;
   /** base64url of the 32-byte HMAC key; shown once, kept to sign deliveries. */
   secret: string;
+  /** Position among the organization's subscriptions of this surface (100-list-positions). */
+  position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -221,6 +245,8 @@ export interface WebhookDeliveriesTable {
   attempts: number;
   /** When the next attempt is due (while one is in flight: when its lease ends); null once done. */
   next_attempt_at: string | null;
+  /** Position among the subscription's deliveries (100-list-positions). */
+  position: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -313,6 +339,14 @@ export interface RateLimitWindowsTable {
   count: number;
 }
 
+/** Each list's count and latest created_at (100-list-positions, storage/positions.ts). */
+export interface ListCountersTable {
+  list: string;
+  scope: string;
+  count: number;
+  last_at: string;
+}
+
 export interface Tables {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -335,6 +369,7 @@ export interface Tables {
   auth_grants: AuthGrantsTable;
   auth_tokens: AuthTokensTable;
   rate_limit_windows: RateLimitWindowsTable;
+  list_counters: ListCountersTable;
 }
 
 export type { Generated };

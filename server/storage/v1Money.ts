@@ -1,10 +1,13 @@
 /**
  * Repositories of the v1 money objects: wallets, bank accounts, orders, swaps and
- * onboarding links. Lists are oldest first on (created_at, id), served by the
- * (partner_id|customer_id, created_at, id) indexes of 030-money-v1.
+ * onboarding links. Lists are oldest first: each listed row has its position in its
+ * partner's list and its customer's (storage/positions.ts), and a page is a range of the
+ * (partner_id|customer_id, partner_position|customer_position) indexes of 100-list-positions.
+ * Swaps are not listed (no v1 list operation shows them), so they have no positions.
  */
 import type { Selectable } from 'kysely';
 import type { Db, Engine, Tx } from './database.ts';
+import { boundsSize, countOf, insertWithPositions, pageRange, positionBounds, type ListName } from './positions.ts';
 import type { Tables, V1BankAccountsTable, V1OnboardingLinksTable, V1OrdersTable, V1SwapsTable, V1WalletsTable } from './tables.ts';
 
 export type V1WalletRow = Selectable<V1WalletsTable>;
@@ -12,6 +15,8 @@ export type V1BankAccountRow = Selectable<V1BankAccountsTable>;
 export type V1OrderRow = Selectable<V1OrdersTable>;
 export type V1SwapRow = Selectable<V1SwapsTable>;
 export type V1OnboardingLinkRow = Selectable<V1OnboardingLinksTable>;
+/** A listed row before insert: its positions are taken then. */
+export type V1NewRow<R> = Omit<R, 'partner_position' | 'customer_position'>;
 
 /** Whose objects a list covers: all of a partner's customers, or one customer. */
 export type V1Scope = { partnerId: string } | { customerId: string };
@@ -25,19 +30,46 @@ export interface V1ListRequest {
   to?: string;
 }
 
-type ListedTable = 'v1_wallets' | 'v1_bank_accounts' | 'v1_orders' | 'v1_swaps';
+type ListedTable = 'v1_wallets' | 'v1_bank_accounts' | 'v1_orders';
 
 async function listPage<T extends ListedTable>(db: Db | Tx, table: T, scope: V1Scope, page: V1ListRequest): Promise<{ items: Selectable<Tables[T]>[]; total: number }> {
-  // One query shape for the four tables; Kysely cannot type a table chosen at run time.
-  let query = db.selectFrom(table as 'v1_orders');
-  query = 'partnerId' in scope ? query.where('partner_id', '=', scope.partnerId) : query.where('customer_id', '=', scope.customerId);
-  if (page.from) query = query.where('created_at', '>', page.from);
-  if (page.to) query = query.where('created_at', '<=', page.to);
-  const [items, total] = await Promise.all([
-    query.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.size).offset(page.size * page.number).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: items as unknown as Selectable<Tables[T]>[], total: Number(total.n) };
+  const [column, value, position] = 'partnerId' in scope ? (['partner_id', scope.partnerId, 'partner_position'] as const) : (['customer_id', scope.customerId, 'customer_position'] as const);
+  const count = await countOf(db, `${table}.${'partnerId' in scope ? 'partner' : 'customer'}` as ListName, value);
+  const bounds = page.from || page.to ? await positionBounds(db, { table, scope: { [column]: value }, position }, count, page) : { first: 1, last: count };
+  const { lo, hi } = pageRange(bounds, page.size, page.number, 'asc');
+  // One query shape for the three tables; Kysely cannot type a table chosen at run time.
+  const items = lo > hi ? [] : await db
+    .selectFrom(table as 'v1_orders')
+    .selectAll()
+    .where(column, '=', value)
+    .where(position, '>=', lo)
+    .where(position, '<=', hi)
+    .orderBy(position, 'asc')
+    .execute();
+  return { items: items as unknown as Selectable<Tables[T]>[], total: boundsSize(bounds) };
+}
+
+/** Inserts a listed row with its positions in its partner's and its customer's lists; returns it as stored. */
+async function insertListed<R extends { partner_id: string; customer_id: string; created_at: string; updated_at: string }>(
+  db: Db | Tx,
+  table: ListedTable,
+  row: R,
+): Promise<R & { partner_position: number | null; customer_position: number | null }> {
+  const stored = { ...row, partner_position: null as number | null, customer_position: null as number | null };
+  await insertWithPositions(
+    db,
+    stored,
+    [
+      { list: `${table}.partner`, scope: stored.partner_id, column: 'partner_position' },
+      { list: `${table}.customer`, scope: stored.customer_id, column: 'customer_position' },
+    ],
+    async (tx, r) => {
+      // One statement for the three tables; Kysely cannot type a table chosen at run time.
+      await tx.insertInto(table as 'v1_orders').values(r as unknown as V1OrderRow).execute();
+      return true;
+    },
+  );
+  return stored;
 }
 
 /** A unique index refused the row (SQLite or PostgreSQL). */
@@ -65,10 +97,7 @@ export function v1WalletsRepository(db: Db | Tx) {
         .where('address', '=', address)
         .executeTakeFirst();
     },
-    async insert(row: V1WalletRow) {
-      await db.insertInto('v1_wallets').values(row).execute();
-      return row;
-    },
+    insert: (row: V1NewRow<V1WalletRow>) => insertListed(db, 'v1_wallets', row),
     page: (scope: V1Scope, page: V1ListRequest) => listPage(db, 'v1_wallets', scope, page),
   };
 }
@@ -81,10 +110,7 @@ export function v1BankAccountsRepository(db: Db | Tx, engine: Engine = 'sqlite')
     findByClabe(clabe: string) {
       return db.selectFrom('v1_bank_accounts').selectAll().where('clabe', '=', clabe).executeTakeFirst();
     },
-    async insert(row: V1BankAccountRow) {
-      await db.insertInto('v1_bank_accounts').values(row).execute();
-      return row;
-    },
+    insert: (row: V1NewRow<V1BankAccountRow>) => insertListed(db, 'v1_bank_accounts', row),
     async update(id: string, changes: Partial<Omit<V1BankAccountRow, 'id'>>) {
       await db.updateTable('v1_bank_accounts').set(changes).where('id', '=', id).execute();
     },
@@ -101,10 +127,7 @@ export function v1OrdersRepository(db: Db | Tx, engine: Engine = 'sqlite') {
     find(id: string, lock = false) {
       return forChange(db.selectFrom('v1_orders').selectAll().where('id', '=', id), lock ? engine : 'sqlite').executeTakeFirst();
     },
-    async insert(row: V1OrderRow) {
-      await db.insertInto('v1_orders').values(row).execute();
-      return row;
-    },
+    insert: (row: V1NewRow<V1OrderRow>) => insertListed(db, 'v1_orders', row),
     async update(id: string, changes: Partial<Omit<V1OrderRow, 'id'>>) {
       await db.updateTable('v1_orders').set(changes).where('id', '=', id).execute();
     },
@@ -129,7 +152,6 @@ export function v1SwapsRepository(db: Db | Tx, engine: Engine = 'sqlite') {
     async update(id: string, changes: Partial<Omit<V1SwapRow, 'id'>>) {
       await db.updateTable('v1_swaps').set(changes).where('id', '=', id).execute();
     },
-    page: (scope: V1Scope, page: V1ListRequest) => listPage(db, 'v1_swaps', scope, page),
   };
 }
 

@@ -1,20 +1,25 @@
 /** Wallets (v2): one per organization, chain and address. */
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
+import { countOf, insertWithPositions, pageRange } from './positions.ts';
 import type { WalletsTable } from './tables.ts';
 
 export type WalletRow = Selectable<WalletsTable>;
+/** A row before insert: its list position is taken then. */
+export type NewWalletRow = Omit<WalletRow, 'position'> & Partial<Pick<WalletRow, 'position'>>;
 
 export function walletsRepository(db: Db | Tx) {
   return {
     /** Inserts unless the organization already holds the address on the chain; false then. */
-    async insert(row: WalletRow): Promise<boolean> {
-      const result = await db
-        .insertInto('wallets')
-        .values(row)
-        .onConflict((oc) => oc.columns(['organization_id', 'blockchain', 'address']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    async insert(row: NewWalletRow): Promise<boolean> {
+      return insertWithPositions(db, row, [{ list: 'wallets', scope: row.organization_id, column: 'position' }], async (tx, r) => {
+        const result = await tx
+          .insertInto('wallets')
+          .values(r)
+          .onConflict((oc) => oc.columns(['organization_id', 'blockchain', 'address']).doNothing())
+          .executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      });
     },
 
     /** The organization's wallet with this address, on whichever chain (addresses do not collide across notations). */
@@ -22,14 +27,19 @@ export function walletsRepository(db: Db | Tx) {
       return db.selectFrom('wallets').selectAll().where('organization_id', '=', organizationId).where('address', '=', address).orderBy('created_at').executeTakeFirst();
     },
 
-    /** A page of an organization's wallets, oldest first. */
+    /** A page of an organization's wallets, oldest first: a range of positions. */
     async page(organizationId: string, page: { size: number; number: number }) {
-      const query = db.selectFrom('wallets').where('organization_id', '=', organizationId);
-      const [items, total] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.size).offset(page.size * page.number).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(total.n) };
+      const total = await countOf(db, 'wallets', organizationId);
+      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'asc');
+      const items = lo > hi ? [] : await db
+        .selectFrom('wallets')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('position', '>=', lo)
+        .where('position', '<=', hi)
+        .orderBy('position', 'asc')
+        .execute();
+      return { items, total };
     },
   };
 }

@@ -1,16 +1,23 @@
 /**
- * The delivery worker (a Job, see server/jobs.ts). Each run claims the deliveries that are
- * due, POSTs each one's event signed with its subscription's secret, and records the
- * outcome of every attempt; the retry rules are in retry.ts.
+ * The delivery worker (a Job, see server/jobs.ts). A run claims the deliveries that are due
+ * in batches, POSTs each one's event signed with its subscription's secret, a bounded number
+ * at once, and records how the attempts ended, several per statement; the retry rules are
+ * in retry.ts. A run keeps claiming while batches come back full and while attempts are in
+ * flight (so a slow receiver does not hold up the others), then ends.
  *
  * Claiming is one short transaction: due rows are locked with `FOR UPDATE SKIP LOCKED` on
- * PostgreSQL (SQLite has a single writer), the attempt is counted and recorded, and the
+ * PostgreSQL (SQLite has a single writer), each attempt is counted and recorded, and the
  * delivery is leased (`next_attempt_at` moves past the attempt's timeout), so two processes
  * never send the same attempt; a unique (delivery, number) index backs that up. The POST
  * happens after the commit, never inside a transaction nor a request. A process that stops
  * while sending leaves its lease to expire: the next run marks that attempt interrupted
  * and makes the next one, never more than 3 in all. All of it is in the database, so
  * pending deliveries resume after a restart.
+ *
+ * When to look: every `webhookPollMs` with one indexed query, and at once when a commit
+ * recorded deliveries (outbox.ts: NOTIFY on PostgreSQL, which also wakes the other
+ * processes; an in-process signal on SQLite). Without `webhookPollMs` the job runs with the
+ * others, every `jobIntervalMs`.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
@@ -18,128 +25,200 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { Job } from '../jobs.ts';
 import type { Services } from '../services.ts';
+import { webhooksRepository, type ClaimedAttempt, type FinishedAttempt } from '../storage/webhooks.ts';
+import { deliveriesChannel, onDeliveriesRecorded } from './outbox.ts';
 import { decide, maxAttempts, type AttemptOutcome } from './retry.ts';
-import { signBody } from './signature.ts';
+import { canonicalJson, signCanonical } from './signature.ts';
 import { isPublicAddress } from './urls.ts';
 
-/** Deliveries claimed per run; they are sent concurrently. */
-const batchSize = 25;
+/** Deliveries claimed per transaction at most. */
+const batchSize = 100;
 /** How long past an attempt's timeout its lease lasts before another run may take over. */
 const leaseMarginMs = 30_000;
 
-export const deliveryJob: Job = { name: 'webhook-delivery', run: deliverDue };
+export const deliveryJob: Job = {
+  name: 'webhook-delivery',
+  run: deliverDue,
+  intervalMs: (services) => services.config.webhookPollMs,
+  wakeOn(services, wake) {
+    if (services.config.webhookPollMs === undefined) return undefined;
+    if (services.storage.engine === 'postgres' && services.config.databaseUrl) return listenForCommits(services, wake);
+    const unsubscribe = onDeliveriesRecorded(wake);
+    return async () => unsubscribe();
+  },
+};
 
-interface Claimed {
-  deliveryId: string;
-  number: number;
-  surface: 'v1' | 'v2';
-  url: string;
-  secret: string;
-  payload: string;
-}
-
-export async function deliverDue(services: Services): Promise<void> {
-  const claimed = await claimDue(services);
-  if (claimed.length === 0) return;
-  const { webhookCaFile } = services.config;
+/**
+ * Claims and sends until nothing more is due and nothing is in flight (or the jobs stop:
+ * then it only finishes what it sent).
+ */
+export async function deliverDue(services: Services, stopping?: AbortSignal): Promise<void> {
+  const { config, storage, clock } = services;
+  const { webhookCaFile } = config;
   const ca = webhookCaFile ? [...rootCertificates, readFileSync(webhookCaFile, 'utf8')] : undefined;
-  await Promise.all(claimed.map((c) => attempt(services, c, ca)));
-}
-
-const addMs = (iso: string, ms: number) => new Date(new Date(iso).getTime() + ms).toISOString();
-
-async function claimDue(services: Services): Promise<Claimed[]> {
-  const { storage, config, clock } = services;
-  const now = clock.now().toISOString();
-  return storage.db.transaction().execute(async (tx) => {
-    let query = tx
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at', 'asc')
-      .limit(batchSize);
-    if (storage.engine === 'postgres') query = query.forUpdate().skipLocked();
-    const due = await query.execute();
-    if (due.length === 0) return [];
-    const ids = due.map((d) => d.id);
-    // A due delivery with an unfinished attempt was leased by a process that stopped.
-    await tx
-      .updateTable('webhook_attempts')
-      .set({ error: 'interrupted: the sending process stopped before an answer was recorded' })
-      .where('delivery_id', 'in', ids)
-      .where('finished_at', 'is', null)
-      .where('error', 'is', null)
-      .execute();
-    const subscriptions = new Map(
-      (await tx.selectFrom('webhook_subscriptions').select(['id', 'surface', 'url', 'secret']).where('id', 'in', [...new Set(due.map((d) => d.subscription_id))]).execute()).map((s) => [s.id, s]),
-    );
-    const events = new Map(
-      (await tx.selectFrom('events').select(['id', 'payload']).where('id', 'in', [...new Set(due.map((d) => d.event_id))]).execute()).map((e) => [e.id, e]),
-    );
-    const claimed: Claimed[] = [];
-    for (const delivery of due) {
-      const subscription = subscriptions.get(delivery.subscription_id);
-      const event = events.get(delivery.event_id);
-      if (!subscription || !event || delivery.attempts >= maxAttempts) {
-        // Out of attempts (the last one was interrupted) or nothing left to send: never later.
-        await tx.updateTable('webhook_deliveries').set({ status: 'abandoned', next_attempt_at: null, updated_at: now }).where('id', '=', delivery.id).execute();
-        continue;
+  const concurrency = config.webhookConcurrency;
+  const pollMs = config.webhookPollMs ?? config.jobIntervalMs;
+  const record = recorder(services);
+  const bodies = new Map<string, string>();
+  const inFlight = new Set<Promise<void>>();
+  let slotFreed = deferred();
+  // Something may be due right now (the last claim came back full). The poll asks the cheap
+  // indexed question first and opens no transaction when nothing is due.
+  let more = await webhooksRepository(storage.db).anyDue(clock.now().toISOString());
+  for (;;) {
+    const room = concurrency - inFlight.size;
+    // Claim again once a quarter of the slots are free: batches, not one claim per answer.
+    if (more && !stopping?.aborted && (inFlight.size === 0 || room >= Math.max(1, concurrency / 4))) {
+      const limit = Math.min(batchSize, room);
+      const now = clock.now().toISOString();
+      const leaseUntil = new Date(clock.now().getTime() + config.webhookTimeoutMs + leaseMarginMs).toISOString();
+      const claimed = await storage.db
+        .transaction()
+        .execute((tx) => webhooksRepository(tx).claimDue({ now, limit, leaseUntil, lock: storage.engine === 'postgres', maxAttempts }));
+      more = claimed.length === limit;
+      if (bodies.size > 1000) bodies.clear();
+      for (const c of claimed) {
+        const sent: Promise<void> = attempt(services, c, ca, bodies, record).finally(() => {
+          inFlight.delete(sent);
+          slotFreed.resolve();
+        });
+        inFlight.add(sent);
       }
-      const number = delivery.attempts + 1;
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({ attempts: number, next_attempt_at: addMs(now, config.webhookTimeoutMs + leaseMarginMs), updated_at: now })
-        .where('id', '=', delivery.id)
-        .execute();
-      await tx
-        .insertInto('webhook_attempts')
-        .values({ id: randomUUID(), delivery_id: delivery.id, number, started_at: now, finished_at: null, status_code: null, error: null })
-        .execute();
-      claimed.push({ deliveryId: delivery.id, number, surface: subscription.surface, url: subscription.url, secret: subscription.secret, payload: event.payload });
+      if (claimed.length > 0) continue;
     }
-    return claimed;
-  });
+    if (inFlight.size === 0) return;
+    if (more && !stopping?.aborted) {
+      await slotFreed.promise;
+    } else {
+      // Nothing more was due: look again at the next poll, not only once the slowest answer came.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([slotFreed.promise, new Promise((resolve) => (timer = setTimeout(resolve, pollMs)))]);
+      clearTimeout(timer);
+      if (!stopping?.aborted) more = await webhooksRepository(storage.db).anyDue(clock.now().toISOString());
+    }
+    slotFreed = deferred();
+  }
 }
 
-async function attempt(services: Services, claimed: Claimed, ca: string[] | undefined) {
-  const { config, logger, clock, storage } = services;
+type Ended = Omit<FinishedAttempt, 'nextAttemptAt'>;
+
+async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[] | undefined, bodies: Map<string, string>, record: (ended: Ended) => Promise<void>) {
+  const { config, logger, clock } = services;
   let outcome: AttemptOutcome;
   try {
-    const { canonical, signature } = signBody(JSON.parse(claimed.payload), claimed.secret);
-    outcome = await post(claimed.url, canonical, signature, { timeoutMs: config.webhookTimeoutMs, ca, publicOnly: config.env === 'production' });
+    // The canonical body once per event, however many subscriptions it goes to; one HMAC per delivery.
+    let canonical = bodies.get(claimed.eventId);
+    if (canonical === undefined) bodies.set(claimed.eventId, (canonical = canonicalJson(JSON.parse(claimed.payload))));
+    outcome = await post(claimed.url, canonical, signCanonical(canonical, claimed.secret), { timeoutMs: config.webhookTimeoutMs, ca, publicOnly: config.env === 'production' });
   } catch (error) {
     outcome = { error: `not sent: ${(error as Error).message}` };
   }
-  const finishedAt = clock.now().toISOString();
   const decision = decide(claimed.surface, claimed.number, outcome);
-  await storage.db.transaction().execute(async (tx) => {
-    let query = tx.selectFrom('webhook_deliveries').selectAll().where('id', '=', claimed.deliveryId);
-    if (storage.engine === 'postgres') query = query.forUpdate();
-    const delivery = await query.executeTakeFirst();
-    await tx
-      .updateTable('webhook_attempts')
-      .set({ finished_at: finishedAt, status_code: 'statusCode' in outcome ? outcome.statusCode : null, error: 'error' in outcome ? outcome.error : null })
-      .where('delivery_id', '=', claimed.deliveryId)
-      .where('number', '=', claimed.number)
-      .execute();
-    // Deleted with its subscription, or taken over after the lease ran out: not ours to move.
-    if (!delivery || delivery.status !== 'pending' || delivery.attempts !== claimed.number) return;
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: decision === 'retry' ? 'pending' : decision,
-        next_attempt_at: decision === 'retry' ? addMs(finishedAt, config.webhookRetryDelayMs) : null,
-        updated_at: finishedAt,
-      })
-      .where('id', '=', claimed.deliveryId)
-      .execute();
+  await record({
+    attemptId: claimed.attemptId,
+    deliveryId: claimed.deliveryId,
+    number: claimed.number,
+    finishedAt: clock.now().toISOString(),
+    statusCode: 'statusCode' in outcome ? outcome.statusCode : null,
+    error: 'error' in outcome ? outcome.error : null,
+    status: decision === 'retry' ? 'pending' : decision,
   });
   logger.info({ delivery: claimed.deliveryId, attempt: claimed.number, ...outcome, decision }, 'webhook attempt');
 }
+
+/**
+ * Records finished attempts in batches: those that end while one batch is being written go
+ * in the next. Each caller's promise settles once its attempt is written.
+ */
+function recorder(services: Services) {
+  const { storage, clock, logger } = services;
+  let queue: { ended: Ended; done: () => void }[] = [];
+  let writing: Promise<void> | undefined;
+  const write = async () => {
+    // Let the answers that arrive in the same turn of the event loop join this batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      try {
+        // A retry is due a full delay after the write, so never sooner than after the answer.
+        const now = clock.now();
+        const retryAt = new Date(now.getTime() + services.config.webhookRetryDelayMs).toISOString();
+        const rows = batch.map(({ ended }) => ({ ...ended, nextAttemptAt: ended.status === 'pending' ? retryAt : null }));
+        await storage.db.transaction().execute((tx) => webhooksRepository(tx).finishAttempts(rows, now.toISOString()));
+      } catch (error) {
+        // The attempts stay unfinished: once their leases run out they count as interrupted.
+        logger.error({ err: error, attempts: batch.length }, 'webhook attempts not recorded');
+      }
+      for (const { done } of batch) done();
+    }
+    writing = undefined;
+  };
+  return (ended: Ended) =>
+    new Promise<void>((done) => {
+      queue.push({ ended, done });
+      writing ??= write();
+    });
+}
+
+/** PostgreSQL: a connection of its own that LISTENs for the outbox's NOTIFY (sent at commit), reconnecting after an error. */
+function listenForCommits(services: Services, wake: () => void): () => Promise<void> {
+  const { config, logger } = services;
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const candidate = new pg.Client({ connectionString: config.databaseUrl });
+    let gone = false;
+    // pg may report more than one error for a connection (and one after end()): handle each, act once.
+    const lost = (error: Error) => {
+      if (gone) return;
+      gone = true;
+      if (client === candidate) client = undefined;
+      candidate.end().catch(() => undefined);
+      if (closed) return;
+      logger.warn({ err: error }, 'webhook wake-up connection lost; polling until it is back');
+      retry = setTimeout(() => void connect(), 1000);
+    };
+    candidate.on('error', lost);
+    candidate.on('notification', () => wake());
+    try {
+      await candidate.connect();
+      await candidate.query(`LISTEN ${deliveriesChannel}`);
+      if (closed) {
+        gone = true;
+        return void (await candidate.end());
+      }
+      client = candidate;
+      wake();
+    } catch (error) {
+      lost(error as Error);
+    }
+  };
+  void connect();
+  return async () => {
+    closed = true;
+    clearTimeout(retry);
+    const open = client;
+    client = undefined;
+    await open?.end().catch(() => undefined);
+  };
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Connections are kept and reused per receiver; apart for production, whose sockets were all connected through the public-only lookup. */
+const agents = {
+  any: { http: new http.Agent({ keepAlive: true, timeout: 4000 }), https: new https.Agent({ keepAlive: true, timeout: 4000 }) },
+  publicOnly: { http: new http.Agent({ keepAlive: true, timeout: 4000 }), https: new https.Agent({ keepAlive: true, timeout: 4000 }) },
+};
 
 /** Resolves names to public addresses only (production), so DNS cannot point a delivery inward. */
 const publicLookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -176,7 +255,12 @@ export function post(
       settled = true;
       resolve(outcome);
     };
-    const signal = AbortSignal.timeout(options.timeoutMs);
+    // A plain timer: an AbortSignal per request costs more than the rest of the request.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      request.destroy();
+    }, options.timeoutMs);
     const client = target.protocol === 'https:' ? https : http;
     const request = client.request(
       target,
@@ -188,20 +272,23 @@ export function post(
           'X-Signature': signature,
           'User-Agent': 'ramp-webhooks/1.0',
         },
-        agent: false,
-        signal,
+        // Idle sockets close after 4 s (sooner when the receiver's Keep-Alive header says so).
+        agent: agents[options.publicOnly ? 'publicOnly' : 'any'][target.protocol === 'https:' ? 'https' : 'http'],
         ...(options.publicOnly ? { lookup: publicLookup } : {}),
         ...(options.ca && target.protocol === 'https:' ? { ca: options.ca } : {}),
       },
       (response) => {
         response.on('error', () => {});
+        // Until the whole answer is read the timeout still applies (a body that never ends).
+        response.on('close', () => clearTimeout(timer));
         response.resume();
         const status = response.statusCode ?? 0;
         done(status >= 100 && status <= 599 ? { statusCode: status } : { error: `invalid HTTP status ${status}` });
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => {
-      done(signal.aborted ? { error: `timeout after ${options.timeoutMs} ms` } : { error: `connection error: ${error.message}` });
+      clearTimeout(timer);
+      done(timedOut ? { error: `timeout after ${options.timeoutMs} ms` } : { error: `connection error: ${error.message}` });
     });
     request.end(body);
   });

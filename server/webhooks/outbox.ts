@@ -8,6 +8,8 @@
  * receive it and a deleted one no longer does.
  */
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { PostgresAdapter, sql } from 'kysely';
 import type { components } from '../../generated/types/ramp.ts';
 import type { Tx } from '../storage/database.ts';
 import { webhooksRepository } from '../storage/webhooks.ts';
@@ -82,4 +84,33 @@ async function insert(
   const webhooks = webhooksRepository(tx);
   const subscriptions = await webhooks.matchingSubscriptions(e.partnerId, e.surface, e.type);
   await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), e.occurredAt.toISOString());
+  if (subscriptions.length > 0) await wakeDelivery(tx);
+}
+
+/**
+ * The wake-up of the delivery worker (server/webhooks/delivery.ts), so a delivery does not
+ * wait for the next poll, and only once the transaction that recorded it has committed:
+ * on PostgreSQL a NOTIFY, which the server sends at commit (never on rollback) to every
+ * process listening; on SQLite an in-process signal, whose worker run begins with a query
+ * that waits for this transaction's connection, the only one, so it reads after the commit
+ * (a rolled-back delivery is simply not there). The poll stays the fallback.
+ */
+export const deliveriesChannel = 'ramp_webhook_deliveries';
+const recorded = new EventEmitter().setMaxListeners(0);
+const notified = new WeakSet<Tx>();
+
+export function onDeliveriesRecorded(listener: () => void): () => void {
+  recorded.on('recorded', listener);
+  return () => recorded.off('recorded', listener);
+}
+
+async function wakeDelivery(tx: Tx) {
+  if (tx.getExecutor().adapter instanceof PostgresAdapter) {
+    // One NOTIFY per transaction is enough (PostgreSQL folds repeats at commit anyway).
+    if (notified.has(tx)) return;
+    notified.add(tx);
+    await sql`NOTIFY ${sql.raw(deliveriesChannel)}`.execute(tx);
+  } else {
+    recorded.emit('recorded');
+  }
 }

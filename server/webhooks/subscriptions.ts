@@ -63,6 +63,8 @@ export async function createSubscription(
     secret: newSecret(),
     created_at: now,
     updated_at: now,
+    // Taken by the insert, with created_at (storage/positions.ts).
+    position: null,
   };
   // The unique index decides between two concurrent creations: the loser is a conflict.
   if (!(await webhooksRepository(services.storage.db).insertSubscription(row))) throw duplicate(surface);

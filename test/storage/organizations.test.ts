@@ -39,7 +39,7 @@ describe('organizations repository', () => {
     const found = await organizationsRepository(storage.db).find(children[0]!);
     expect(found).toEqual({
       id: children[0], parent_id: partner, type: 'personal', display_name: 'Child 1', key_salt: 'salt',
-      kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'notStarted', created_at: at(1), updated_at: at(1),
+      kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'notStarted', created_at: at(1), updated_at: at(1), child_position: 1,
     });
     expect(await organizationsRepository(storage.db).find(randomUUID())).toBeUndefined();
   });
@@ -49,9 +49,12 @@ describe('organizations repository', () => {
     expect(await repo.insertIfAbsent(org({ id: partner, now: at(9) }))).toBeUndefined();
     expect((await repo.find(partner))?.type).toBe('business');
     const id = randomUUID();
-    const results = await Promise.all([1, 2, 3, 4].map((n) => repo.insertIfAbsent(org({ id, parentId: partner, now: at(50), displayName: `Racer ${n}` }))));
+    // Under a partner of their own: the losers give their list positions back.
+    const parent = (await repo.insert(org({ type: 'business', now: at(0) }))).id;
+    const results = await Promise.all([1, 2, 3, 4].map((n) => repo.insertIfAbsent(org({ id, parentId: parent, now: at(50), displayName: `Racer ${n}` }))));
     expect(results.filter(Boolean)).toHaveLength(1);
-    await storage.db.deleteFrom('organizations').where('id', '=', id).execute();
+    expect((await repo.find(id))?.child_position).toBe(1);
+    expect((await repo.childrenPage(parent, { size: 10, number: 0 })).total).toBe(1);
   });
 
   it('pages a partner\'s direct children newest or oldest first, with counts', async () => {
@@ -79,12 +82,12 @@ describe('organizations repository', () => {
     expect(await repo.find(children[1]!)).toMatchObject({ display_name: 'Renamed', updated_at: at(30), created_at: at(2) });
   });
 
-  it('reads a page from the (parent_id, created_at, id) index, in either order', async () => {
+  it('finds date bounds on the (parent_id, created_at, child_position) index, in either order', async () => {
     for (const order of ['asc', 'desc'] as const) {
-      const query = storage.db.selectFrom('organizations').selectAll().where('parent_id', '=', partner).where('created_at', '>', at(1))
-        .orderBy('created_at', order).orderBy('id', order).limit(10).offset(10);
+      const query = storage.db.selectFrom('organizations').select('child_position').where('parent_id', '=', partner).where('created_at', '>', at(1))
+        .orderBy('created_at', order).orderBy('child_position', order).limit(1);
       const plan = await explain(storage, query);
-      expect(usesIndex(plan, 'organizations_parent_created'), plan).toBe(true);
+      expect(usesIndex(plan, 'organizations_child_position_created'), plan).toBe(true);
     }
   });
 });

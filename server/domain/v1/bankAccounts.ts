@@ -9,7 +9,7 @@ import type { Caller } from '../../handlers/types.ts';
 import { Problem } from '../../problems.ts';
 import type { Services } from '../../services.ts';
 import { organizationsRepository } from '../../storage/organizations.ts';
-import { isUniqueViolation, v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow } from '../../storage/v1Money.ts';
+import { isUniqueViolation, v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow, type V1NewRow } from '../../storage/v1Money.ts';
 import { partnerOf, recordV1Event } from '../../webhooks/outbox.ts';
 import { clabeProblem } from '../clabe.ts';
 import { isApproved } from '../organizations.ts';
@@ -53,7 +53,7 @@ export async function createV1BankAccount(services: Services, caller: Caller, bo
   const existing = await accounts.findByClabe(body.clabe);
   if (existing) throw taken(existing);
   const now = services.clock.now().toISOString();
-  const row: V1BankAccountRow = {
+  const row: V1NewRow<V1BankAccountRow> = {
     id: randomUUID(),
     partner_id: caller.organization.id,
     customer_id: customer.id,

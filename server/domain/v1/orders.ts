@@ -11,7 +11,7 @@ import { Problem } from '../../problems.ts';
 import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../../storage/organizations.ts';
-import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1OrderRow, type V1WalletRow } from '../../storage/v1Money.ts';
+import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1NewRow, type V1OrderRow, type V1WalletRow } from '../../storage/v1Money.ts';
 import { partnerOf, recordV1Event } from '../../webhooks/outbox.ts';
 import { makeClabe } from '../clabe.ts';
 import { isApproved } from '../organizations.ts';
@@ -72,7 +72,7 @@ export async function createV1Order(services: Services, caller: Caller, body: Cr
 
   const iso = now.toISOString();
   const blockchain = wallet?.blockchain ?? addressChain!;
-  const row: V1OrderRow = {
+  const row: V1NewRow<V1OrderRow> = {
     id: randomUUID(),
     partner_id: caller.organization.id,
     customer_id: customer.id,

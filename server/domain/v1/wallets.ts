@@ -4,7 +4,7 @@ import type { components } from '../../../generated/types/ramp.ts';
 import type { Caller } from '../../handlers/types.ts';
 import { Problem } from '../../problems.ts';
 import type { Services } from '../../services.ts';
-import { isUniqueViolation, v1WalletsRepository, type V1WalletRow } from '../../storage/v1Money.ts';
+import { isUniqueViolation, v1WalletsRepository, type V1NewRow, type V1WalletRow } from '../../storage/v1Money.ts';
 import { fitsChain, isP256PublicKey, newAddress } from './chain.ts';
 import { ownedBy, v1Customer } from './common.ts';
 
@@ -30,7 +30,7 @@ export async function createV1Wallet(services: Services, caller: Caller, body: C
   const { db } = services.storage;
   const customer = await v1Customer(db, caller, body.customerId);
   const now = services.clock.now().toISOString();
-  const row: V1WalletRow = {
+  const row: V1NewRow<V1WalletRow> = {
     id: randomUUID(),
     partner_id: caller.organization.id,
     customer_id: customer.id,

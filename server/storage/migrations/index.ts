@@ -12,6 +12,7 @@ import * as m020 from './020-verification.ts';
 import * as m030 from './030-money-v1.ts';
 import * as m050 from './050-auth.ts';
 import * as m090 from './090-rate-limits.ts';
+import * as m100 from './100-list-positions.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '030-money-v1': m030,
   '050-auth': m050,
   '090-rate-limits': m090,
+  '100-list-positions': m100,
 };

@@ -1,0 +1,204 @@
+/**
+ * Dense per-scope positions, so that every list page costs the same at a million rows as at
+ * a thousand. The contract pages by zero-based page numbers (seed part 2), which OFFSET
+ * serves by walking every row before the page and COUNT(*) by walking them all. Instead,
+ * each listed row stores its position (1, 2, 3, … in creation order) in every list it
+ * appears in, and `list_counters` holds each list's count: page n is then the position range
+ * `BETWEEN lo AND hi` of a `(scope, position)` index, and its total is one row.
+ *
+ * Positions stay dense and gap-free because they are taken from the counter inside the
+ * inserting transaction: the upsert locks the counter row on PostgreSQL until commit (SQLite
+ * serializes writers), so inserts into one scope take turns, and a rollback (or an insert a
+ * unique index refused) gives the number back. The counter also keeps the latest
+ * `created_at` of its scope, and a new row is never stamped earlier than that, so
+ * `created_at` order is position order: a date range is then a position range too
+ * (`positionBounds`).
+ *
+ * Deadlocks: a transaction that takes several counters takes them in `lockOrder` (the order
+ * of `listNames` below, and within one list an ancestor's scope before its descendants').
+ * Webhook deliveries come last: they are written with the events at the end of a change,
+ * each event's subscriptions in id order, and the transactions that record several events
+ * (verification) always record their types in the same order.
+ */
+import { sql } from 'kysely';
+import type { Db, Tx } from './database.ts';
+
+/** Every list kept in `list_counters`, in the order a transaction must take their counters. */
+export const listNames = [
+  'organizations.children',
+  'payment_accounts',
+  'wallets',
+  /** GET /orders: the orders of an organization and of its direct children. */
+  'orders.covers',
+  /** GET /orders?organizationId: one organization's orders. */
+  'orders.organization',
+  'v1_wallets.partner',
+  'v1_wallets.customer',
+  'v1_bank_accounts.partner',
+  'v1_bank_accounts.customer',
+  'v1_orders.partner',
+  'v1_orders.customer',
+  'webhook_subscriptions',
+  'webhook_deliveries',
+] as const;
+export type ListName = (typeof listNames)[number];
+
+export interface Counter {
+  list: ListName;
+  scope: string;
+}
+
+export interface Taken {
+  /** The new row's position in each counter asked for, in the order asked. */
+  positions: number[];
+  /** The `created_at` to store: `now`, or the latest of the scopes if that is later. */
+  at: string;
+}
+
+/** Runs `work` in the caller's transaction, or in a new one. */
+export function inTransaction<T>(db: Db | Tx, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Tx) : db.transaction().execute(work);
+}
+
+/** The lock order of counters: by list, then as given (the caller puts ancestors first). */
+function lockOrder(counters: Counter[]): number[] {
+  return counters.map((_, i) => i).sort((a, b) => listNames.indexOf(counters[a]!.list) - listNames.indexOf(counters[b]!.list) || a - b);
+}
+
+/**
+ * Takes the next position in one list: one atomic upsert, which on PostgreSQL holds the
+ * counter row locked until `tx` ends. Must run inside the transaction that inserts the row.
+ */
+export async function nextPosition(tx: Tx, list: ListName, scope: string, now: string): Promise<{ position: number; at: string }> {
+  const row = await sql<{ count: number; last_at: string }>`
+    INSERT INTO list_counters (list, scope, count, last_at) VALUES (${list}, ${scope}, 1, ${now})
+    ON CONFLICT (list, scope) DO UPDATE SET
+      count = list_counters.count + 1,
+      last_at = CASE WHEN excluded.last_at > list_counters.last_at THEN excluded.last_at ELSE list_counters.last_at END
+    RETURNING count, last_at`.execute(tx);
+  const taken = row.rows[0]!;
+  return { position: Number(taken.count), at: taken.last_at };
+}
+
+/**
+ * The next position in each of several lists a row appears in, taken in lock order. The
+ * row's `created_at` is the latest of the scopes' times, written back to every counter so
+ * that each scope stays in time order.
+ */
+export async function nextPositions(tx: Tx, counters: Counter[], now: string): Promise<Taken> {
+  const positions: number[] = new Array(counters.length);
+  const times: string[] = new Array(counters.length);
+  for (const i of lockOrder(counters)) {
+    const taken = await nextPosition(tx, counters[i]!.list, counters[i]!.scope, now);
+    positions[i] = taken.position;
+    times[i] = taken.at;
+  }
+  const at = times.reduce((a, b) => (b > a ? b : a), now);
+  for (const [i, time] of times.entries()) {
+    if (time < at) await tx.updateTable('list_counters').set({ last_at: at }).where('list', '=', counters[i]!.list).where('scope', '=', counters[i]!.scope).execute();
+  }
+  return { positions, at };
+}
+
+/** A list's total: its counter, 0 when nothing was ever listed in the scope. */
+export async function countOf(db: Db | Tx, list: ListName, scope: string): Promise<number> {
+  const row = await db.selectFrom('list_counters').select('count').where('list', '=', list).where('scope', '=', scope).executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * Deleting from a list: `lockList` first (so a concurrent insert or deletion in the scope
+ * waits, and the row's position read after it is current), then delete the row, move the
+ * later rows of the scope up one and `shrinkList`, in one transaction. This walks the rest of
+ * the scope, which is fine only for the lists that allow deletion (webhook subscriptions: a
+ * handful per organization).
+ */
+export async function lockList(tx: Tx, list: ListName, scope: string): Promise<void> {
+  // A no-op update takes the counter's row lock on PostgreSQL and the write lock on SQLite.
+  await sql`UPDATE list_counters SET count = count WHERE list = ${list} AND scope = ${scope}`.execute(tx);
+}
+
+export async function shrinkList(tx: Tx, list: ListName, scope: string): Promise<void> {
+  await sql`UPDATE list_counters SET count = count - 1 WHERE list = ${list} AND scope = ${scope}`.execute(tx);
+}
+
+export interface PositionRange {
+  /** First and last position of the page, inclusive; `lo > hi` for an empty page. */
+  lo: number;
+  hi: number;
+}
+
+/**
+ * The positions of page `number` (zero-based) of `size` items, among the positions
+ * `first..last` of a list (1..total without a filter), oldest first (`asc`) or newest first
+ * (`desc`). Pure arithmetic: no row is read to find a page.
+ */
+export function pageRange(bounds: { first: number; last: number }, size: number, number: number, order: 'asc' | 'desc'): PositionRange {
+  const skip = size * number;
+  const empty = { lo: 1, hi: 0 };
+  if (bounds.last < bounds.first || !Number.isSafeInteger(skip) || skip > bounds.last - bounds.first) return empty;
+  if (order === 'asc') {
+    const lo = bounds.first + skip;
+    return { lo, hi: Math.min(bounds.last, lo + size - 1) };
+  }
+  const hi = bounds.last - skip;
+  return { lo: Math.max(bounds.first, hi - size + 1), hi };
+}
+
+/** The number of items between two bounds (0 when empty). */
+export const boundsSize = (bounds: { first: number; last: number }) => Math.max(0, bounds.last - bounds.first + 1);
+
+/**
+ * Where a date filter (created strictly after `from`, at or before `to`) starts and ends in
+ * a scope's positions: since `created_at` grows with the position, the rows inside are one
+ * range, found by two lookups of the `(scope, created_at, position)` index.
+ */
+export async function positionBounds(
+  db: Db | Tx,
+  where: { table: string; scope: Record<string, string>; position: string },
+  total: number,
+  created: { from?: string | undefined; to?: string | undefined },
+): Promise<{ first: number; last: number }> {
+  const scope = sql.join(Object.entries(where.scope).map(([column, value]) => sql`${sql.ref(column)} = ${value}`), sql` AND `);
+  const position = sql.ref(where.position);
+  const table = sql.table(where.table);
+  let first = 1;
+  let last = total;
+  if (created.from) {
+    const { rows } = await sql<{ p: number }>`SELECT ${position} AS p FROM ${table} WHERE ${scope} AND created_at > ${created.from} AND ${position} IS NOT NULL ORDER BY created_at, ${position} LIMIT 1`.execute(db);
+    first = rows[0] ? Number(rows[0].p) : total + 1;
+  }
+  if (created.to) {
+    const { rows } = await sql<{ p: number }>`SELECT ${position} AS p FROM ${table} WHERE ${scope} AND created_at <= ${created.to} AND ${position} IS NOT NULL ORDER BY created_at DESC, ${position} DESC LIMIT 1`.execute(db);
+    last = rows[0] ? Number(rows[0].p) : 0;
+  }
+  return { first, last };
+}
+
+/**
+ * Inserts a listed row with its positions: takes the counters, writes the positions into
+ * `row` (in place, so the caller presents what was stored) along with the `created_at` they
+ * give, and runs `insert`, which answers false when a unique index kept another row: the
+ * counters are then left as they were. All in one transaction (the caller's, or a new one).
+ */
+export async function insertWithPositions<R extends { created_at: string; updated_at?: string }>(
+  db: Db | Tx,
+  row: R,
+  lists: (Counter & { column: keyof R & string })[],
+  insert: (tx: Tx, row: R) => Promise<boolean>,
+): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    // A refused insert must leave the counters exactly as they were (last_at included), as
+    // every refused request leaves the database: a savepoint undoes the counters' update.
+    await sql`SAVEPOINT list_positions`.execute(tx);
+    const taken = await nextPositions(tx, lists, row.created_at);
+    const target = row as Record<string, unknown>;
+    for (const [i, list] of lists.entries()) target[list.column] = taken.positions[i];
+    if (row.updated_at === row.created_at) target.updated_at = taken.at;
+    target.created_at = taken.at;
+    const inserted = await insert(tx, row);
+    if (!inserted) await sql`ROLLBACK TO SAVEPOINT list_positions`.execute(tx);
+    await sql`RELEASE SAVEPOINT list_positions`.execute(tx);
+    return inserted;
+  });
+}
