@@ -1,4 +1,5 @@
 /** Who is calling: the API key in `Authorization` checked against its stored hash (seed part 5). */
+import type { InferResult } from 'kysely';
 import type { Config } from '../config.ts';
 import { Problem } from '../problems.ts';
 import type { Db } from '../storage/database.ts';
@@ -7,6 +8,32 @@ import type { Caller } from '../handlers/types.ts';
 
 const unauthorized = (detail: string) => new Problem('unauthorized', detail);
 const lastUsedResolutionMs = 60_000;
+
+/** The key and its organization in one indexed query, by the key's lookup hash (its one parameter). */
+const keyQuery = (db: Db, lookup: string) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
+    .where('api_keys.lookup', '=', lookup)
+    .selectAll('organizations')
+    .select(['api_keys.id as key_id', 'api_keys.hash as key_hash', 'api_keys.revoked_at as key_revoked_at', 'api_keys.last_used_at as key_last_used_at']);
+
+type KeyQuery = ReturnType<typeof keyQuery>;
+type CompiledKeyQuery = ReturnType<KeyQuery['compile']>;
+
+/**
+ * Every authenticated request runs the key query, and building and compiling it cost more
+ * than running it: it is compiled once per database (each engine has its own SQL) and run
+ * with the request's parameter. A cache of derived SQL text, not state.
+ */
+const compiledKeyQueries = new WeakMap<Db, CompiledKeyQuery>();
+
+async function findKey(db: Db, lookup: string) {
+  let compiled = compiledKeyQueries.get(db);
+  if (!compiled) compiledKeyQueries.set(db, (compiled = keyQuery(db, '').compile()));
+  const { rows } = await db.executeQuery<InferResult<KeyQuery>[number]>({ ...compiled, parameters: [lookup] });
+  return rows[0];
+}
 
 export async function authenticate(db: Db, config: Config, header: string | undefined, now: Date): Promise<Caller> {
   if (!header) throw unauthorized('The Authorization header is missing; send the raw API key.');
@@ -18,14 +45,7 @@ export async function authenticate(db: Db, config: Config, header: string | unde
   if (key.env !== keyEnvFor(config.env)) {
     throw unauthorized(`This is a ${key.env === 'sand' ? 'sandbox' : 'production'} key; it works only against the ${key.env === 'sand' ? 'sandbox' : 'production'} address.`);
   }
-  // Every authenticated request runs this: the key and its organization in one indexed query.
-  const found = await db
-    .selectFrom('api_keys')
-    .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
-    .where('api_keys.lookup', '=', keyLookup(key.keyId))
-    .selectAll('organizations')
-    .select(['api_keys.id as key_id', 'api_keys.hash as key_hash', 'api_keys.revoked_at as key_revoked_at', 'api_keys.last_used_at as key_last_used_at'])
-    .executeTakeFirst();
+  const found = await findKey(db, keyLookup(key.keyId));
   if (!found) throw unauthorized('Invalid API key.');
   const { key_id: keyId, key_hash: hash, key_revoked_at: revokedAt, key_last_used_at: lastUsedAt, ...organization } = found;
   if (organization.id !== key.organizationId || revokedAt !== null || !hashMatches(key.raw, organization.key_salt, hash)) {

@@ -101,7 +101,12 @@ interface SecondPrices {
   costs: Map<string, TokenCost>;
   usdRates: Map<string, Decimal>;
   exchangeRates?: Record<string, ExchangeRate>;
+  /** Costs with their sources already filtered, per `max_age` (undefined: all sources). */
+  filtered: Map<number | undefined, Map<string, TokenCost>>;
 }
+
+/** Distinct `max_age` values kept per second; more (a client varying it) are built per request. */
+const maxAgesKept = 32;
 
 export class PriceFeed {
   private config: PricesConfig;
@@ -147,7 +152,7 @@ export class PriceFeed {
   private pricedAt(config: PricesConfig, now: Date): SecondPrices {
     const second = Math.floor(now.getTime() / 1000);
     if (this.priced?.second !== second || this.priced.config !== config) {
-      this.priced = { second, config, costs: new Map(), usdRates: new Map() };
+      this.priced = { second, config, costs: new Map(), usdRates: new Map(), filtered: new Map() };
     }
     return this.priced;
   }
@@ -189,14 +194,27 @@ export class PriceFeed {
     return bond;
   }
 
-  /** A token's cost as the request sees it: this second's prices, its own time, its `max_age`. */
-  private costOf(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, now: Date, maxAge?: number): TokenCost {
+  /**
+   * A token's cost as the request sees it: this second's prices, its own time, its `max_age`.
+   * Only `current_time` (fractional seconds) differs between requests within a second, so
+   * the rest, sources filtered, is built once per second and `max_age`.
+   */
+  private costOf(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, now: Date, maxAge?: number, currentTime = now.toISOString()): TokenCost {
     const priced = this.pricedAt(config, now);
-    let cost = priced.costs.get(token.symbol);
-    if (!cost) priced.costs.set(token.symbol, (cost = this.computeCost(config, token, new Date(priced.second * 1000))));
-    const oldest = priced.second - (maxAge ?? Infinity);
-    const sources = Object.fromEntries(Object.entries(cost.sources).filter(([, s]) => s.updated_at >= oldest));
-    return { ...cost, current_time: now.toISOString(), sources };
+    let filtered = priced.filtered.get(maxAge);
+    if (!filtered) {
+      filtered = new Map();
+      if (priced.filtered.size < maxAgesKept) priced.filtered.set(maxAge, filtered);
+    }
+    let answer = filtered.get(token.symbol);
+    if (!answer) {
+      let cost = priced.costs.get(token.symbol);
+      if (!cost) priced.costs.set(token.symbol, (cost = this.computeCost(config, token, new Date(priced.second * 1000))));
+      const oldest = priced.second - (maxAge ?? Infinity);
+      const sources = Object.fromEntries(Object.entries(cost.sources).filter(([, s]) => s.updated_at >= oldest));
+      filtered.set(token.symbol, (answer = { ...cost, sources }));
+    }
+    return { ...answer, current_time: currentTime };
   }
 
   private computeCost(config: PricesConfig, token: BondConfig | PrincipalTokenConfig, now: Date): TokenCost {
@@ -232,7 +250,8 @@ export class PriceFeed {
   /** Every token, keyed by its uppercased symbol. */
   tokenCosts(now: Date, maxAge?: number): Record<string, TokenCost> {
     const config = this.current(now);
-    return Object.fromEntries(config.tokens.map((t) => [t.symbol.toUpperCase(), this.costOf(config, t, now, maxAge)]));
+    const currentTime = now.toISOString();
+    return Object.fromEntries(config.tokens.map((t) => [t.symbol.toUpperCase(), this.costOf(config, t, now, maxAge, currentTime)]));
   }
 
   /** One token by symbol (any case) or by mint (exact). */
@@ -242,8 +261,8 @@ export class PriceFeed {
     return token && this.costOf(config, token, now, maxAge);
   }
 
-  private paymentData(config: PricesConfig, bond: BondConfig, now: Date, maxAge?: number): PaymentData {
-    const cost = this.costOf(config, bond, now, maxAge);
+  private paymentData(config: PricesConfig, bond: BondConfig, now: Date, maxAge?: number, currentTime = now.toISOString()): PaymentData {
+    const cost = this.costOf(config, bond, now, maxAge, currentTime);
     // The payment token is the USD stablecoin the bond is bought with: one per USD.
     return {
       bond_cost_in_fiat: cost.token_cost_in_fiat,
@@ -266,7 +285,8 @@ export class PriceFeed {
   bondCosts(now: Date, maxAge?: number): Record<string, PaymentData> {
     const config = this.current(now);
     const bonds = config.tokens.filter((t): t is BondConfig => t.kind === 'bond');
-    return Object.fromEntries(bonds.map((b) => [b.mint, this.paymentData(config, b, now, maxAge)]));
+    const currentTime = now.toISOString();
+    return Object.fromEntries(bonds.map((b) => [b.mint, this.paymentData(config, b, now, maxAge, currentTime)]));
   }
 
   bondCost(identifier: string, now: Date, maxAge?: number): PaymentData | undefined {

@@ -7,7 +7,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
-import pg from 'pg';
 import { migrations } from './migrations/index.ts';
 import type { Tables } from './tables.ts';
 
@@ -30,7 +29,7 @@ export interface StorageOptions {
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
-  const storage = options.databaseUrl ? openPostgres(options.databaseUrl, options.onConnectionError) : openSqlite(options.dataDir ?? ':memory:');
+  const storage = options.databaseUrl ? await openPostgres(options.databaseUrl, options.onConnectionError) : openSqlite(options.dataDir ?? ':memory:');
   await migrate(storage.db);
   return storage;
 }
@@ -64,7 +63,9 @@ function openSqlite(dataDir: string): Storage {
   return { db, engine: 'sqlite', close: () => db.destroy() };
 }
 
-function openPostgres(connectionString: string, onConnectionError: (error: Error) => void = () => {}): Storage {
+async function openPostgres(connectionString: string, onConnectionError: (error: Error) => void = () => {}): Promise<Storage> {
+  // Loaded only here: the embedded SQLite default starts without it.
+  const { default: pg } = await import('pg');
   // COUNT(*) and BIGINT come back as strings from pg; our counters fit in a JS number.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
   const pool = new pg.Pool({ connectionString, max: 10 });

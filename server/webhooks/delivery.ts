@@ -25,7 +25,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Job } from '../jobs.ts';
 import type { Services } from '../services.ts';
 import { webhooksRepository, type ClaimedAttempt, type FinishedAttempt } from '../storage/webhooks.ts';
@@ -171,7 +171,9 @@ function listenForCommits(services: Services, wake: () => void): () => Promise<v
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
-    const candidate = new pg.Client({ connectionString: config.databaseUrl });
+    // Loaded here: an embedded-database server never needs pg.
+    const { default: postgres } = await import('pg');
+    const candidate = new postgres.Client({ connectionString: config.databaseUrl });
     let gone = false;
     // pg may report more than one error for a connection (and one after end()): handle each, act once.
     const lost = (error: Error) => {
