@@ -46,6 +46,10 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
+  // A big database (a million orders) must not fall back to a read syscall per B-tree page:
+  // up to 64 MiB of page cache, allocated only as pages are read, and reads through mmap.
+  database.pragma('cache_size = -65536');
+  database.pragma('mmap_size = 268435456');
   // Kysely prepares every query afresh, and preparing costs as much as running a short one;
   // the same SQL text recurs on every request, so its statement is kept (a bounded set; one
   // still iterating rows gets a fresh statement).
