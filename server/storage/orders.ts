@@ -1,7 +1,7 @@
 /** Orders (v2): one per quote, enforced by a unique constraint on quote_id. */
 import type { Selectable } from 'kysely';
 import type { Db, Storage, Tx } from './database.ts';
-import { countOf, inTransaction, insertWithPositions, pageRange, type Counter } from './positions.ts';
+import { countOf, inTransaction, insertWithPositions, pageRange, positionPage, type Counter } from './positions.ts';
 import type { OrdersTable } from './tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -68,25 +68,20 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
      * by `partner_position`: two index ranges, one numbering.
      */
     async page(scope: OrdersScope, page: { size: number; number: number }) {
-      const byOrganization = 'organizationId' in scope;
-      const total = byOrganization ? await countOf(db, 'orders.organization', scope.organizationId) : await countOf(db, 'orders.covers', scope.partnerId);
-      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
-      if (lo > hi) return { items: [], total };
-      const query = db.selectFrom('orders').selectAll();
-      if (byOrganization) {
-        const items = await query
-          .where('organization_id', '=', scope.organizationId)
-          .where('organization_position', '>=', lo)
-          .where('organization_position', '<=', hi)
-          .orderBy('organization_position', 'desc')
-          .execute();
-        return { items, total };
+      if ('organizationId' in scope) {
+        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position' } as const;
+        return positionPage(db, listed, page, 'desc');
       }
       const { partnerId } = scope;
       if (scope.parentId === null) {
-        const items = await query.where('partner_id', '=', partnerId).where('partner_position', '>=', lo).where('partner_position', '<=', hi).orderBy('partner_position', 'desc').execute();
-        return { items, total };
+        return positionPage(db, { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position' }, page, 'desc');
       }
+      // A child organization's list covers two position columns drawn from one counter: the
+      // orders of its children (partner_position) and its own (cover_position).
+      const total = await countOf(db, 'orders.covers', partnerId);
+      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
+      if (lo > hi) return { items: [], total };
+      const query = db.selectFrom('orders').selectAll();
       const items = await query
         .where((eb) =>
           eb.or([

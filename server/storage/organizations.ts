@@ -1,7 +1,7 @@
 /** Organizations: partners and their direct children (customers). */
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
-import { boundsSize, countOf, insertWithPositions, pageRange, positionBounds } from './positions.ts';
+import { insertWithPositions, positionPage } from './positions.ts';
 import type { OrganizationsTable } from './tables.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -73,20 +73,8 @@ export function organizationsRepository(db: Db | Tx) {
      * found on the (parent_id, created_at, child_position) index.
      */
     async childrenPage(parentId: string, page: { size: number; number: number }, created?: { from?: string; to?: string }, order: 'desc' | 'asc' = 'desc') {
-      const count = await countOf(db, 'organizations.children', parentId);
-      const bounds = created?.from || created?.to
-        ? await positionBounds(db, { table: 'organizations', scope: { parent_id: parentId }, position: 'child_position' }, count, created)
-        : { first: 1, last: count };
-      const { lo, hi } = pageRange(bounds, page.size, page.number, order);
-      const items = lo > hi ? [] : await db
-        .selectFrom('organizations')
-        .selectAll()
-        .where('parent_id', '=', parentId)
-        .where('child_position', '>=', lo)
-        .where('child_position', '<=', hi)
-        .orderBy('child_position', order)
-        .execute();
-      return { items, total: boundsSize(bounds) };
+      const listed = { list: 'organizations.children', counter: parentId, table: 'organizations', scope: { parent_id: parentId }, position: 'child_position' } as const;
+      return positionPage(db, listed, page, order, created);
     },
   };
 }

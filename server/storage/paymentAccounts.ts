@@ -1,7 +1,7 @@
 /** Payment accounts (v2): bank accounts by CLABE, one holder per CLABE. */
 import type { Selectable } from 'kysely';
 import type { Db, Storage, Tx } from './database.ts';
-import { countOf, insertWithPositions, pageRange } from './positions.ts';
+import { insertWithPositions, positionPage } from './positions.ts';
 import type { PaymentAccountsTable } from './tables.ts';
 
 export type PaymentAccountRow = Selectable<PaymentAccountsTable>;
@@ -39,17 +39,7 @@ export function paymentAccountsRepository(db: Db | Tx, engine?: Storage['engine'
 
     /** A page of an organization's accounts, oldest first: a range of positions. */
     async page(organizationId: string, page: { size: number; number: number }) {
-      const total = await countOf(db, 'payment_accounts', organizationId);
-      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'asc');
-      const items = lo > hi ? [] : await db
-        .selectFrom('payment_accounts')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('position', '>=', lo)
-        .where('position', '<=', hi)
-        .orderBy('position', 'asc')
-        .execute();
-      return { items, total };
+      return positionPage(db, { list: 'payment_accounts', counter: organizationId, table: 'payment_accounts', scope: { organization_id: organizationId }, position: 'position' }, page, 'asc');
     },
 
     /** Accounts whose rail verification is due. */

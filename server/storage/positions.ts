@@ -20,8 +20,9 @@
  * each event's subscriptions in id order, and the transactions that record several events
  * (verification) always record their types in the same order.
  */
-import { sql } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
+import type { Tables } from './tables.ts';
 
 /** Every list kept in `list_counters`, in the order a transaction must take their counters. */
 export const listNames = [
@@ -173,6 +174,40 @@ export async function positionBounds(
     last = rows[0] ? Number(rows[0].p) : 0;
   }
   return { first, last };
+}
+
+/** Where a list lives: its counter, and the rows of its scope with their position column. */
+export interface ListedRows<T extends keyof Tables> {
+  list: ListName;
+  /** The counter's scope (`scope` of `list_counters`). */
+  counter: string;
+  table: T;
+  /** Equalities that select the scope's rows, on the leading columns of the position index. */
+  scope: Record<string, string>;
+  position: string;
+}
+
+/**
+ * Page `number` of a list (zero-based, `size` items), oldest or newest first, optionally only
+ * the rows created after `from` and at or before `to`: the total from the counter, the date
+ * bounds from `positionBounds`, then one range of the position index.
+ */
+export async function positionPage<T extends keyof Tables>(
+  db: Db | Tx,
+  listed: ListedRows<T>,
+  page: { size: number; number: number },
+  order: 'asc' | 'desc',
+  created: { from?: string | undefined; to?: string | undefined } = {},
+): Promise<{ items: Selectable<Tables[T]>[]; total: number }> {
+  const count = await countOf(db, listed.list, listed.counter);
+  const bounds = created.from || created.to ? await positionBounds(db, listed, count, created) : { first: 1, last: count };
+  const { lo, hi } = pageRange(bounds, page.size, page.number, order);
+  if (lo > hi) return { items: [], total: boundsSize(bounds) };
+  // Kysely cannot type a table chosen at run time; the rows are that table's.
+  let query = (db as unknown as Kysely<any>).selectFrom(listed.table).selectAll();
+  for (const [column, value] of Object.entries(listed.scope)) query = query.where(column, '=', value);
+  const items = await query.where(listed.position, '>=', lo).where(listed.position, '<=', hi).orderBy(listed.position, order).execute();
+  return { items: items as Selectable<Tables[T]>[], total: boundsSize(bounds) };
 }
 
 /**

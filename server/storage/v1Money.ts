@@ -7,7 +7,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db, Engine, Tx } from './database.ts';
-import { boundsSize, countOf, insertWithPositions, pageRange, positionBounds, type ListName } from './positions.ts';
+import { insertWithPositions, positionPage } from './positions.ts';
 import type { Tables, V1BankAccountsTable, V1OnboardingLinksTable, V1OrdersTable, V1SwapsTable, V1WalletsTable } from './tables.ts';
 
 export type V1WalletRow = Selectable<V1WalletsTable>;
@@ -33,20 +33,8 @@ export interface V1ListRequest {
 type ListedTable = 'v1_wallets' | 'v1_bank_accounts' | 'v1_orders';
 
 async function listPage<T extends ListedTable>(db: Db | Tx, table: T, scope: V1Scope, page: V1ListRequest): Promise<{ items: Selectable<Tables[T]>[]; total: number }> {
-  const [column, value, position] = 'partnerId' in scope ? (['partner_id', scope.partnerId, 'partner_position'] as const) : (['customer_id', scope.customerId, 'customer_position'] as const);
-  const count = await countOf(db, `${table}.${'partnerId' in scope ? 'partner' : 'customer'}` as ListName, value);
-  const bounds = page.from || page.to ? await positionBounds(db, { table, scope: { [column]: value }, position }, count, page) : { first: 1, last: count };
-  const { lo, hi } = pageRange(bounds, page.size, page.number, 'asc');
-  // One query shape for the three tables; Kysely cannot type a table chosen at run time.
-  const items = lo > hi ? [] : await db
-    .selectFrom(table as 'v1_orders')
-    .selectAll()
-    .where(column, '=', value)
-    .where(position, '>=', lo)
-    .where(position, '<=', hi)
-    .orderBy(position, 'asc')
-    .execute();
-  return { items: items as unknown as Selectable<Tables[T]>[], total: boundsSize(bounds) };
+  const [by, column, value] = 'partnerId' in scope ? (['partner', 'partner_id', scope.partnerId] as const) : (['customer', 'customer_id', scope.customerId] as const);
+  return positionPage(db, { list: `${table}.${by}`, counter: value, table, scope: { [column]: value }, position: `${by}_position` }, page, 'asc', page);
 }
 
 /** Inserts a listed row with its positions in its partner's and its customer's lists; returns it as stored. */

@@ -1,7 +1,7 @@
 /** Wallets (v2): one per organization, chain and address. */
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
-import { countOf, insertWithPositions, pageRange } from './positions.ts';
+import { insertWithPositions, positionPage } from './positions.ts';
 import type { WalletsTable } from './tables.ts';
 
 export type WalletRow = Selectable<WalletsTable>;
@@ -29,17 +29,7 @@ export function walletsRepository(db: Db | Tx) {
 
     /** A page of an organization's wallets, oldest first: a range of positions. */
     async page(organizationId: string, page: { size: number; number: number }) {
-      const total = await countOf(db, 'wallets', organizationId);
-      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'asc');
-      const items = lo > hi ? [] : await db
-        .selectFrom('wallets')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('position', '>=', lo)
-        .where('position', '<=', hi)
-        .orderBy('position', 'asc')
-        .execute();
-      return { items, total };
+      return positionPage(db, { list: 'wallets', counter: organizationId, table: 'wallets', scope: { organization_id: organizationId }, position: 'position' }, page, 'asc');
     },
   };
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookSubscriptionsTable } from './tables.ts';
-import { countOf, inTransaction, insertWithPositions, lockList, nextPositions, pageRange, shrinkList } from './positions.ts';
+import { inTransaction, insertWithPositions, lockList, nextPositions, positionPage, shrinkList } from './positions.ts';
 
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -64,18 +64,8 @@ export function webhooksRepository(db: Db | Tx) {
 
     /** Oldest first: a range of positions. */
     async listSubscriptions(organizationId: string, surface: Surface, page: { size: number; number: number }) {
-      const total = await countOf(db, 'webhook_subscriptions', subscriptionScope(organizationId, surface));
-      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'asc');
-      const items = lo > hi ? [] : await db
-        .selectFrom('webhook_subscriptions')
-        .selectAll()
-        .where('organization_id', '=', organizationId)
-        .where('surface', '=', surface)
-        .where('position', '>=', lo)
-        .where('position', '<=', hi)
-        .orderBy('position', 'asc')
-        .execute();
-      return { items, total };
+      const listed = { list: 'webhook_subscriptions', counter: subscriptionScope(organizationId, surface), table: 'webhook_subscriptions', scope: { organization_id: organizationId, surface }, position: 'position' } as const;
+      return positionPage(db, listed, page, 'asc');
     },
 
     /** The subscriptions an event goes to: its partner's, of its surface and type. */
@@ -147,17 +137,7 @@ export function webhooksRepository(db: Db | Tx) {
 
     /** A subscription's deliveries, newest first. */
     async listDeliveries(subscriptionId: string, page: { size: number; number: number }) {
-      const total = await countOf(db, 'webhook_deliveries', subscriptionId);
-      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
-      const items = lo > hi ? [] : await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('subscription_id', '=', subscriptionId)
-        .where('position', '>=', lo)
-        .where('position', '<=', hi)
-        .orderBy('position', 'desc')
-        .execute();
-      return { items, total };
+      return positionPage(db, { list: 'webhook_deliveries', counter: subscriptionId, table: 'webhook_deliveries', scope: { subscription_id: subscriptionId }, position: 'position' }, page, 'desc');
     },
 
     /** The attempts of some deliveries, by delivery id, oldest first. */
