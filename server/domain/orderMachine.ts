@@ -9,10 +9,12 @@
  *   claimable → completed (completeClaim), failed
  *   completed, failed, canceled, refunded: final
  */
+import type { components } from '../../generated/types/ramp.ts';
 import { Problem } from '../problems.ts';
+import { everyValueOf } from './contractEnums.ts';
 
-export const orderStatuses = ['created', 'funded', 'claimable', 'completed', 'failed', 'canceled', 'refunded'] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
+export type OrderStatus = components['schemas']['OrderStatus'];
+export const orderStatuses = everyValueOf<OrderStatus>()(['created', 'funded', 'claimable', 'completed', 'failed', 'canceled', 'refunded']);
 
 /** No move leaves these. */
 export const finalStatuses: readonly OrderStatus[] = ['completed', 'failed', 'canceled', 'refunded'];

@@ -19,12 +19,13 @@
  * move: it changes no status and emits no status event.
  */
 import { Problem } from '../problems.ts';
+import { everyValueOf } from './contractEnums.ts';
 import type { VerificationStatus } from './verification.ts';
 
 export type { VerificationStatus };
 export type VerificationKind = 'kyc' | 'kyb';
 
-export const verificationStatuses = ['notStarted', 'inProgress', 'submitted', 'approved', 'denied'] as const satisfies readonly VerificationStatus[];
+export const verificationStatuses = everyValueOf<VerificationStatus>()(['notStarted', 'inProgress', 'submitted', 'approved', 'denied']);
 
 const moves: Record<VerificationStatus, readonly VerificationStatus[]> = {
   notStarted: ['inProgress', 'submitted', 'approved', 'denied'],

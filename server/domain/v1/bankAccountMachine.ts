@@ -5,15 +5,16 @@
  * status it already has is no change and emits nothing.
  */
 import type { components } from '../../../generated/types/ramp.ts';
+import { everyValueOf } from '../contractEnums.ts';
 
 export type V1BankAccountStatus = components['schemas']['V1BankAccountStatus'];
 
-export const v1BankAccountStatuses = [
+export const v1BankAccountStatuses = everyValueOf<V1BankAccountStatus>()([
   'bank_account_pending',
   'bank_account_awaiting_deposit_verification',
   'bank_account_active',
   'bank_account_inactive',
-] as const satisfies readonly V1BankAccountStatus[];
+]);
 
 /** Every new account starts here. */
 export const initialBankAccountStatus: V1BankAccountStatus = 'bank_account_pending';

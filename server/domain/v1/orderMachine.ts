@@ -4,12 +4,13 @@
  * transition the seed does not draw cannot be applied from anywhere.
  */
 import type { components } from '../../../generated/types/ramp.ts';
+import { everyValueOf } from '../contractEnums.ts';
 import { Problem } from '../../problems.ts';
 
 export type V1OrderStatus = components['schemas']['V1OrderStatus'];
 export type V1OrderType = components['schemas']['V1OrderType'];
 
-export const v1OrderStatuses = ['created', 'funded', 'completed', 'failed', 'canceled', 'refunded', 'finalized'] as const satisfies readonly V1OrderStatus[];
+export const v1OrderStatuses = everyValueOf<V1OrderStatus>()(['created', 'funded', 'completed', 'failed', 'canceled', 'refunded', 'finalized']);
 
 /** What moves an order: the customer, the chain, the bank or the service. */
 export type V1OrderEvent =

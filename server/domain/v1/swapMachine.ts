@@ -1,10 +1,11 @@
 /** The v1 swap state machine (seed part 3, "v1 swap"). */
 import type { components } from '../../../generated/types/ramp.ts';
+import { everyValueOf } from '../contractEnums.ts';
 import { Problem } from '../../problems.ts';
 
 export type V1SwapStatus = components['schemas']['V1SwapStatus'];
 
-export const v1SwapStatuses = ['created', 'funded', 'completed', 'failed'] as const satisfies readonly V1SwapStatus[];
+export const v1SwapStatuses = everyValueOf<V1SwapStatus>()(['created', 'funded', 'completed', 'failed']);
 
 export type V1SwapEvent = 'sendConfirmed' | 'delivered' | 'fail';
 
