@@ -75,8 +75,7 @@ export async function outboxWriter(database: { dataDir: string } | { databaseUrl
   const storage: Storage = await openStorage('databaseUrl' in database ? { databaseUrl: database.databaseUrl } : { dataDir: database.dataDir });
   const event = () => ({
     type: 'orderUpdated' as const,
-    partnerId,
-    organizationId: partnerId,
+    organization: { id: partnerId, parent_id: null },
     occurredAt: new Date(),
     order: order as never,
   });

@@ -18,7 +18,7 @@ import { organizationsRepository, type OrganizationRow } from '../storage/organi
 import { paymentAccountsRepository } from '../storage/paymentAccounts.ts';
 import { quotesRepository } from '../storage/quotes.ts';
 import { walletsRepository } from '../storage/wallets.ts';
-import { partnerOf, recordV2Event } from '../webhooks/outbox.ts';
+import { recordV2Event } from '../webhooks/outbox.ts';
 import { makeClabe } from './clabe.ts';
 import { transition, type OrderAction, type OrderStatus } from './orderMachine.ts';
 import { isApproved } from './organizations.ts';
@@ -223,7 +223,7 @@ async function changeOrder(
     }
     if (after.status !== row.status || after.funding_instructions !== row.funding_instructions) {
       const organization = await organizationsRepository(tx).find(row.organization_id);
-      await recordV2Event(tx, { type: 'orderUpdated', partnerId: partnerOf(organization!), organizationId: row.organization_id, occurredAt: now, order: presentOrder(after) });
+      await recordV2Event(tx, { type: 'orderUpdated', organization: organization!, occurredAt: now, order: presentOrder(after) });
     }
     return after;
   });

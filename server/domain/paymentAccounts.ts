@@ -13,7 +13,7 @@ import type { Db, Tx } from '../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../storage/organizations.ts';
 import { paymentAccountsRepository, type NewPaymentAccountRow, type PaymentAccountRow } from '../storage/paymentAccounts.ts';
 import { verificationsRepository } from '../storage/verifications.ts';
-import { partnerOf, recordV2Event } from '../webhooks/outbox.ts';
+import { recordV2Event } from '../webhooks/outbox.ts';
 import { clabeProblem } from './clabe.ts';
 import { pageMeta, type PageRequest } from './pagination.ts';
 
@@ -175,8 +175,7 @@ async function save(services: Services, tx: Tx, before: PaymentAccountRow, chang
     const organization = await organizationsRepository(tx).find(before.organization_id);
     await recordV2Event(tx, {
       type: 'paymentAccountUpdated',
-      partnerId: partnerOf(organization!),
-      organizationId: before.organization_id,
+      organization: organization!,
       occurredAt: now,
       paymentAccount: presentPaymentAccount(after),
     });

@@ -13,7 +13,7 @@ import type { Services } from '../services.ts';
 import type { Tx } from '../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../storage/organizations.ts';
 import { verificationsRepository, type VerificationRow } from '../storage/verifications.ts';
-import { partnerOf, recordV1Event, recordV2Event } from '../webhooks/outbox.ts';
+import { recordV1Event, recordV2Event } from '../webhooks/outbox.ts';
 import { presentV1Customer } from './organizationPresenters.ts';
 import { dottedPath, requiredFields } from './verificationInput.ts';
 import {
@@ -258,7 +258,7 @@ async function apply(tx: Tx, deps: Deps, kind: VerificationKind, before: Verific
 /** The events of one change, for both generations (a partner may subscribe with either). */
 async function recordEvents(tx: Tx, kind: VerificationKind, before: VerificationState, after: VerificationState, now: Date, announce: boolean) {
   const organization = after.organization;
-  const base = { partnerId: partnerOf(organization), organizationId: organization.id, occurredAt: now };
+  const base = { organization, occurredAt: now };
   const statusChanged = statusOf(before.organization, kind) !== statusOf(organization, kind);
   if (kind === 'kyc') {
     if (statusChanged || announce) await recordV2Event(tx, { ...base, type: 'kycUpdated', kyc: presentKyc(after) });
@@ -305,7 +305,7 @@ export async function submitVerification(
     if (kind === 'kyc' && submission.taxId === unapplicableTaxId) {
       // Accepted, not applied: nothing changes; kycUpdated carries the point-in-time message.
       await recordV2Event(tx, {
-        type: 'kycUpdated', partnerId: partnerOf(before.organization), organizationId, occurredAt: deps.clock.now(),
+        type: 'kycUpdated', organization: before.organization, occurredAt: deps.clock.now(),
         kyc: { ...presentKyc(before), needsWork: true, userMessage: unapplicableMessage },
       });
       return { state: before, notApplied: unapplicableMessage };

@@ -35,54 +35,58 @@ export interface V1Entities {
 export type V2EventType = keyof V2Objects;
 export type V1EventType = keyof V1Entities;
 
+/** The organization an event is about: its row, or the part of it the outbox reads. */
+export type EventOrganization = { id: string; parent_id: string | null };
+
 /** Subscriptions belong to the partner: the organization itself or its parent. */
-export const partnerOf = (organization: { id: string; parent_id: string | null }) => organization.parent_id ?? organization.id;
+const partnerOf = (organization: EventOrganization) => organization.parent_id ?? organization.id;
 
 export async function recordV2Event<T extends V2EventType>(
   tx: Tx,
-  event: { type: T; partnerId: string; organizationId: string; occurredAt: Date } & V2Objects[T],
+  event: { type: T; organization: EventOrganization; occurredAt: Date } & V2Objects[T],
 ): Promise<string> {
-  const { type, partnerId, organizationId, occurredAt, ...object } = event;
+  const { type, organization, occurredAt, ...object } = event;
   const eventId = randomUUID();
   // orderUpdated carries the organization inside the order; the others beside the object.
   const envelope = {
     event: type,
     eventId,
     occurredAt: occurredAt.toISOString(),
-    ...(type === 'orderUpdated' ? {} : { organizationId }),
+    ...(type === 'orderUpdated' ? {} : { organizationId: organization.id }),
     ...object,
   };
-  await insert(tx, { id: eventId, surface: 'v2', type, partnerId, organizationId, occurredAt, payload: envelope });
+  await insert(tx, { id: eventId, surface: 'v2', type, organization, occurredAt, payload: envelope });
   return eventId;
 }
 
 export async function recordV1Event<T extends V1EventType>(
   tx: Tx,
-  event: { type: T; partnerId: string; organizationId: string; occurredAt: Date; entity: V1Entities[T] },
+  event: { type: T; organization: EventOrganization; occurredAt: Date; entity: V1Entities[T] },
 ): Promise<string> {
   const id = randomUUID();
-  await insert(tx, { id, surface: 'v1', type: event.type, partnerId: event.partnerId, organizationId: event.organizationId, occurredAt: event.occurredAt, payload: { [event.type]: event.entity } });
+  await insert(tx, { id, surface: 'v1', type: event.type, organization: event.organization, occurredAt: event.occurredAt, payload: { [event.type]: event.entity } });
   return id;
 }
 
 async function insert(
   tx: Tx,
-  e: { id: string; surface: 'v1' | 'v2'; type: string; partnerId: string; organizationId: string; occurredAt: Date; payload: unknown },
+  e: { id: string; surface: 'v1' | 'v2'; type: string; organization: EventOrganization; occurredAt: Date; payload: unknown },
 ) {
+  const partnerId = partnerOf(e.organization);
   await tx
     .insertInto('events')
     .values({
       id: e.id,
       surface: e.surface,
       type: e.type,
-      partner_id: e.partnerId,
-      organization_id: e.organizationId,
+      partner_id: partnerId,
+      organization_id: e.organization.id,
       payload: JSON.stringify(e.payload),
       occurred_at: e.occurredAt.toISOString(),
     })
     .execute();
   const webhooks = webhooksRepository(tx);
-  const subscriptions = await webhooks.matchingSubscriptions(e.partnerId, e.surface, e.type);
+  const subscriptions = await webhooks.matchingSubscriptions(partnerId, e.surface, e.type);
   await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), e.occurredAt.toISOString());
   if (subscriptions.length > 0) await wakeDelivery(tx);
 }

@@ -153,18 +153,27 @@ export function v2Object<T extends V2EventType>(type: T): V2Objects[T] {
   return object as V2Objects[T];
 }
 
+/**
+ * The organization an emitted event is about: the partner itself, or with `organizationId`
+ * one of its customers (the partner defaults to the server's).
+ */
+function eventOrganization(server: TestServer, options: { organizationId?: string; partnerId?: string }) {
+  const partnerId = options.partnerId ?? server.partnerId;
+  const id = options.organizationId ?? partnerId;
+  return { id, parent_id: id === partnerId ? null : partnerId };
+}
+
 /** Records a v2 event in its own transaction, as a state change would. */
 export async function emitV2<T extends V2EventType>(server: TestServer, type: T, options: { organizationId?: string; partnerId?: string; object?: V2Objects[T] } = {}) {
-  const partnerId = options.partnerId ?? server.partnerId;
   return server.services.storage.db.transaction().execute((tx) =>
-    recordV2Event(tx, { type, partnerId, organizationId: options.organizationId ?? partnerId, occurredAt: new Date(), ...(options.object ?? v2Object(type)) } as never),
+    recordV2Event(tx, { type, organization: eventOrganization(server, options), occurredAt: new Date(), ...(options.object ?? v2Object(type)) } as never),
   );
 }
 
 export async function emitV1<T extends V1EventType>(server: TestServer, type: T, options: { organizationId?: string; entity?: V1Entities[T] } = {}) {
   const entity = options.entity ?? (exampleOf(type)[type] as V1Entities[T]);
   return server.services.storage.db.transaction().execute((tx) =>
-    recordV1Event(tx, { type, partnerId: server.partnerId, organizationId: options.organizationId ?? server.partnerId, occurredAt: new Date(), entity }),
+    recordV1Event(tx, { type, organization: eventOrganization(server, options), occurredAt: new Date(), entity }),
   );
 }
 

@@ -94,7 +94,7 @@ describe('the wake-up after a commit', () => {
   });
 
   const record = (tx: Tx) =>
-    recordV2Event(tx, { type: 'kycUpdated', partnerId: server.partnerId, organizationId: server.partnerId, occurredAt: new Date(), ...v2Object('kycUpdated') });
+    recordV2Event(tx, { type: 'kycUpdated', organization: { id: server.partnerId, parent_id: null }, occurredAt: new Date(), ...v2Object('kycUpdated') });
 
   it('sends a committed event without waiting for a poll, and only once its transaction has committed', async () => {
     const subscription = await subscribe(server, `${receiver.url}/wake`, 'kycUpdated');
@@ -115,7 +115,7 @@ describe('the wake-up after a commit', () => {
     let rolledBack = '';
     await expect(
       server.services.storage.db.transaction().execute(async (tx) => {
-        rolledBack = await recordV2Event(tx, { type: 'kybUpdated', partnerId: server.partnerId, organizationId: server.partnerId, occurredAt: new Date(), ...v2Object('kybUpdated') });
+        rolledBack = await recordV2Event(tx, { type: 'kybUpdated', organization: { id: server.partnerId, parent_id: null }, occurredAt: new Date(), ...v2Object('kybUpdated') });
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');

@@ -10,7 +10,7 @@ import { Problem } from '../../problems.ts';
 import type { Services } from '../../services.ts';
 import { organizationsRepository } from '../../storage/organizations.ts';
 import { isUniqueViolation, v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow, type V1NewRow } from '../../storage/v1Money.ts';
-import { partnerOf, recordV1Event } from '../../webhooks/outbox.ts';
+import { recordV1Event } from '../../webhooks/outbox.ts';
 import { clabeProblem } from '../clabe.ts';
 import { isApproved } from '../organizations.ts';
 import { canMoveBankAccount, initialBankAccountStatus, type V1BankAccountStatus } from './bankAccountMachine.ts';
@@ -98,8 +98,7 @@ export async function simulateV1BankAccount(services: Services, caller: Caller, 
       const customer = await organizationsRepository(tx).find(account.customer_id);
       await recordV1Event(tx, {
         type: 'bank_account_updated',
-        partnerId: partnerOf(customer!),
-        organizationId: account.customer_id,
+        organization: customer!,
         occurredAt: now,
         entity: presentV1BankAccount(updated),
       });

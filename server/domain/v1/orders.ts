@@ -12,7 +12,7 @@ import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../../storage/organizations.ts';
 import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1NewRow, type V1OrderRow, type V1WalletRow } from '../../storage/v1Money.ts';
-import { partnerOf, recordV1Event } from '../../webhooks/outbox.ts';
+import { recordV1Event } from '../../webhooks/outbox.ts';
 import { makeClabe } from '../clabe.ts';
 import { isApproved } from '../organizations.ts';
 import { bankAccountShortName } from './bankAccounts.ts';
@@ -128,7 +128,7 @@ async function move(
   const { id: _, ...set } = updated;
   await v1OrdersRepository(tx).update(order.id, set);
   const customer = options.customer ?? (await organizationsRepository(tx).find(order.customer_id))!;
-  await recordV1Event(tx, { type: 'order_updated', partnerId: partnerOf(customer), organizationId: customer.id, occurredAt: now, entity: presentV1Order(updated) });
+  await recordV1Event(tx, { type: 'order_updated', organization: customer, occurredAt: now, entity: presentV1Order(updated) });
   return updated;
 }
 

@@ -11,7 +11,7 @@ import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
 import { organizationsRepository } from '../../storage/organizations.ts';
 import { v1SwapsRepository, v1WalletsRepository, type V1SwapRow } from '../../storage/v1Money.ts';
-import { partnerOf, recordV1Event } from '../../webhooks/outbox.ts';
+import { recordV1Event } from '../../webhooks/outbox.ts';
 import { isApproved } from '../organizations.ts';
 import { newTransactionId, newUnsignedTransaction } from './chain.ts';
 import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from './common.ts';
@@ -68,7 +68,7 @@ async function update(services: Services, tx: Tx, swap: V1SwapRow, changes: Part
   const { id: _, ...set } = updated;
   await v1SwapsRepository(tx).update(swap.id, set);
   const customer = (await organizationsRepository(tx).find(swap.customer_id))!;
-  await recordV1Event(tx, { type: 'swap_updated', partnerId: partnerOf(customer), organizationId: customer.id, occurredAt: now, entity: presentV1Swap(updated) });
+  await recordV1Event(tx, { type: 'swap_updated', organization: customer, occurredAt: now, entity: presentV1Swap(updated) });
   return updated;
 }
 
