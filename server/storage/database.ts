@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteStatement, type Transaction } from 'kysely';
 import { migrations } from './migrations/index.ts';
 import type { Tables } from './tables.ts';
 
@@ -53,18 +53,45 @@ function openSqlite(dataDir: string): Storage {
   // Kysely prepares every query afresh, and preparing costs as much as running a short one;
   // the same SQL text recurs on every request, so its statement is kept (a bounded set; one
   // still iterating rows gets a fresh statement).
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, { statement: SQLite.Statement; rows: SqliteStatement }>();
   const prepare = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement || statement.busy) {
-      statement = database.prepare(sql);
+    // A schema change (the migrations) may change what a kept `SELECT *` returns, and with
+    // it the columns its row mapper was made for.
+    if (/^\s*(create|alter|drop)\b/i.test(sql)) statements.clear();
+    let prepared = statements.get(sql);
+    if (!prepared || prepared.statement.busy) {
+      const statement = database.prepare(sql);
+      prepared = { statement, rows: withRowMapper(statement) };
       if (statements.size >= 500) statements.delete(statements.keys().next().value!);
-      statements.set(sql, statement);
+      statements.set(sql, prepared);
     }
-    return statement;
+    return prepared.rows;
   };
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * A reader statement that fetches its rows as arrays and turns each into an object with code
+ * made for its columns: better-sqlite3 builds each row object key by key, about 0.4 µs a
+ * value (30 orders of 27 columns: 380 µs of a list request, 175 µs this way). Writers are
+ * left as they are.
+ */
+function withRowMapper(statement: SQLite.Statement): SqliteStatement {
+  if (!statement.reader) return statement;
+  const names = statement.columns().map((column) => column.name);
+  // `__proto__` in an object literal would set the prototype, not a column.
+  if (names.includes('__proto__')) return statement;
+  const toObject = new Function('row', `return { ${names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`).join(', ')} };`) as (row: unknown[]) => unknown;
+  statement.raw(true);
+  return {
+    reader: true,
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map(toObject),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield toObject(row);
+    },
+  };
 }
 
 async function openPostgres(connectionString: string, onConnectionError: (error: Error) => void = () => {}): Promise<Storage> {
