@@ -7,6 +7,7 @@
  *   BENCH_ORDERS=1000000  the large scale of the scaling runs (the small one is 1,000)
  *   BENCH_SCALING_MS=3000 time per scaling scenario (one request at a time)
  *   BENCH_ONLY=footprint,throughput,scaling,webhooks,generate   a subset of the sections
+ *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools)
  *   DATABASE_URL=…        the PostgreSQL server for the PostgreSQL scaling run (a database
  *                         is created in it and dropped); without it the bench uses the one
  *                         on BENCH_PG_PORT=55509 if it answers, else starts one there with
@@ -340,7 +341,7 @@ async function webhooks() {
       await writer.recordMany(backlog);
       const before = receiver.arrivals.size;
       server = await ours({ engine: 'sqlite', dataDir }, identity);
-      const drain = await measureDrain(receiver, before, backlog, 60_000);
+      const drain = await measureDrain(receiver, before, backlog, 60_000, server.process.pid);
       results.webhooks = { latency, drain, attempts: receiver.attempts, badSignatures: receiver.badSignatures };
     } finally {
       await writer.close();

@@ -42,11 +42,14 @@ export function bundleServer(): number {
 }
 
 /** `npm start` without npm, so the pid is the server's own: the bundle, built once beforehand. */
+/** BENCH_PROFILE=<dir>: each of our servers writes a V8 CPU profile there when it stops. */
+const profileArgs = () => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
+
 export async function startOurs(options: OurServerOptions): Promise<Child & { startedAt: number }> {
   bundleServer();
   const port = await freePort();
   const startedAt = performance.now();
-  const child = startChild(options.validate ? 'server (validated)' : 'server (validation off)', process.execPath, ['--enable-source-maps', join(root, 'dist', 'server.js')], {
+  const child = startChild(options.validate ? 'server (validated)' : 'server (validation off)', process.execPath, [...profileArgs(), '--enable-source-maps', join(root, 'dist', 'server.js')], {
     url: `http://127.0.0.1:${port}`,
     env: {
       PORT: String(port),

@@ -31,7 +31,7 @@ import type { Services } from '../services.ts';
 import { webhooksRepository, type ClaimedAttempt, type FinishedAttempt } from '../storage/webhooks.ts';
 import { deliveriesChannel, onDeliveriesRecorded } from './outbox.ts';
 import { decide, maxAttempts, type AttemptOutcome } from './retry.ts';
-import { canonicalJson, signCanonical } from './signature.ts';
+import { signCanonical } from './signature.ts';
 import { isPublicAddress } from './urls.ts';
 
 /** Deliveries claimed per transaction at most. */
@@ -62,7 +62,6 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
   const concurrency = config.webhookConcurrency;
   const pollMs = config.webhookPollMs ?? config.jobIntervalMs;
   const record = recorder(services);
-  const bodies = new Map<string, string>();
   const inFlight = new Set<Promise<void>>();
   let slotFreed = deferred();
   // Something may be due right now (the last claim came back full). The poll asks the cheap
@@ -79,9 +78,8 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
         .transaction()
         .execute((tx) => webhooksRepository(tx).claimDue({ now, limit, leaseUntil, lock: storage.engine === 'postgres', maxAttempts }));
       more = claimed.length === limit;
-      if (bodies.size > 1000) bodies.clear();
       for (const c of claimed) {
-        const sent: Promise<void> = attempt(services, c, ca, bodies, record).finally(() => {
+        const sent: Promise<void> = attempt(services, c, ca, record).finally(() => {
           inFlight.delete(sent);
           slotFreed.resolve();
         });
@@ -105,14 +103,12 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
 
 type Ended = Omit<FinishedAttempt, 'nextAttemptAt'>;
 
-async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[] | undefined, bodies: Map<string, string>, record: (ended: Ended) => Promise<void>) {
+async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[] | undefined, record: (ended: Ended) => Promise<void>) {
   const { config, logger, clock } = services;
   let outcome: AttemptOutcome;
   try {
-    // The canonical body once per event, however many subscriptions it goes to; one HMAC per delivery.
-    let canonical = bodies.get(claimed.eventId);
-    if (canonical === undefined) bodies.set(claimed.eventId, (canonical = canonicalJson(JSON.parse(claimed.payload))));
-    outcome = await post(claimed.url, canonical, signCanonical(canonical, claimed.secret), { timeoutMs: config.webhookTimeoutMs, ca, publicOnly: config.env === 'production' });
+    // The event is stored canonical (outbox.ts): its bytes are the body; one HMAC per delivery.
+    outcome = await post(claimed.url, claimed.payload, signCanonical(claimed.payload, claimed.secret), { timeoutMs: config.webhookTimeoutMs, ca, publicOnly: config.env === 'production' });
   } catch (error) {
     outcome = { error: `not sent: ${(error as Error).message}` };
   }

@@ -13,6 +13,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { components } from '../../generated/types/ramp.ts';
 import type { Tx } from '../storage/database.ts';
 import { webhooksRepository } from '../storage/webhooks.ts';
+import { canonicalJson } from './signature.ts';
 
 type Schemas = components['schemas'];
 
@@ -81,7 +82,8 @@ async function insert(
       type: e.type,
       partner_id: partnerId,
       organization_id: e.organization.id,
-      payload: JSON.stringify(e.payload),
+      // Canonical (RFC 8785): the very bytes each delivery sends and signs.
+      payload: canonicalJson(e.payload),
       occurred_at: e.occurredAt.toISOString(),
     })
     .execute();

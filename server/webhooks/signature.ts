@@ -7,7 +7,7 @@
  * and lone surrogates (test/webhooks/signature.test.ts). The wrapper only makes sure the
  * result is a string: the library answers `undefined` for a value JSON cannot hold.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /** The RFC 8785 canonical JSON text of a value; throws for what JCS cannot represent. */
@@ -33,9 +33,17 @@ export function secretKey(secret: string): Buffer {
   return key;
 }
 
+/** HMAC keys by secret: a delivery run signs for the same few subscriptions over and over. */
+const keys = new Map<string, KeyObject>();
+
 /** The `X-Signature` value of canonical body bytes. */
 export function signCanonical(canonical: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secretKey(secret)).update(canonical, 'utf8').digest('hex')}`;
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 1000) keys.clear();
+    keys.set(secret, (key = createSecretKey(secretKey(secret))));
+  }
+  return `sha256=${createHmac('sha256', key).update(canonical, 'utf8').digest('hex')}`;
 }
 
 /** The canonical body to send and its signature. */

@@ -13,6 +13,7 @@ import * as m030 from './030-money-v1.ts';
 import * as m050 from './050-auth.ts';
 import * as m090 from './090-rate-limits.ts';
 import * as m100 from './100-list-positions.ts';
+import * as m110 from './110-canonical-event-payloads.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '050-auth': m050,
   '090-rate-limits': m090,
   '100-list-positions': m100,
+  '110-canonical-event-payloads': m110,
 };
