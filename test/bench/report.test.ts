@@ -69,6 +69,17 @@ describe('bench verdicts', () => {
     expect(verdicts(r).some((v) => v.target.includes('last page'))).toBe(false);
   });
 
+  it('say what bare Express reached on each throughput and latency target, the floor of an Express server', () => {
+    const r = results();
+    // Bare Express at 7× Prism would hold the 5× target; at 4× it would miss it.
+    expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 5× Prism')?.bareExpress).toBe('7.00× (by CPU 7.00×): holds');
+    const slowFloor = results({ throughput: r.throughput.map((row) => (row.target === 'express' ? { ...row, result: run(4000, { p99: 15 }) } : row)) });
+    expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: validated ≥ 5× Prism')?.bareExpress).toBe('4.00× (by CPU 4.00×): misses');
+    expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: p99 ≤ 10 ms')?.bareExpress).toBe('15 ms: misses');
+    expect(verdictOf(r, 'GET /orders, first page (sqlite)')?.bareExpress).toBeUndefined();
+    expect(renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) })).toContain('| 15 ms: misses |');
+  });
+
   it('print every verdict in the Markdown table', () => {
     const r = results();
     r.targets = verdicts(r);
