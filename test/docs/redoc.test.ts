@@ -88,10 +88,11 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
           ...Object.keys(operation.responses ?? {}).map((status): [string, RegExp] => [`response ${status}`, new RegExp(`(^|\\s)${status}(\\s|$)`, 'm')]),
           ...(operation.deprecated ? [['its deprecation', /Deprecated/] as [string, RegExp]] : []),
         ];
-        // Redoc renders the route asynchronously: read the page until it shows everything, or 20 s.
+        // Redoc renders the route asynchronously: read the operation's own section (the element
+        // whose id is the route) until it shows everything, or 20 s.
         let text = '';
         for (const until = Date.now() + 20_000; Date.now() < until; await page.waitForTimeout(100)) {
-          text = await page.evaluate(() => document.body.innerText);
+          text = await page.evaluate((id) => (document.getElementById(id) as HTMLElement | null)?.innerText ?? '', route.slice(2));
           if (shown.every(([, pattern]) => pattern.test(text))) break;
         }
         for (const [what, pattern] of shown) expect(text, `${where}: ${what}`).toMatch(pattern);
