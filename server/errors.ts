@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Contract } from './contract.ts';
+import type { Contract, ProblemType } from './contract.ts';
 import { launchErrorPage, pageHeaders } from './handlers/auth/pages.ts';
 import { HtmlPageError, OAuthError, Problem, type FieldError } from './problems.ts';
 
@@ -110,18 +110,36 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
     const type = contract.problems.get(problem.slug);
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
     res.set(problem.headers);
-    if (surface === 'auth') {
-      // A request the validator or the body parser refused is an OAuth 400 (a page on /auth/launch).
-      if (type.status < 500 && type.status !== 405) return renderOAuth(res, req, oauthErrorOf(error, problem, req.body));
-      const oauth = problem.slug === 'internal-error' || problem.slug === 'service-unavailable' ? 'server_error' : 'invalid_request';
-      return res.status(type.status).set('Cache-Control', 'no-store').json({ error: oauth, error_description: problem.detail });
-    }
-    if (surface !== 'v2') return res.status(type.status).json({ error: plainMessage(problem) });
+    renderers[surface]({ req, res, error, problem, type, instance });
+  };
+}
+
+interface Failure {
+  req: Request;
+  res: Response;
+  /** What was thrown, before it became `problem`. */
+  error: unknown;
+  problem: Problem;
+  type: ProblemType;
+  instance: string;
+}
+
+/** Each surface's error format (seed part 7). */
+const renderers: Record<Surface, (failure: Failure) => void> = {
+  v2: ({ res, problem, type, instance }) => {
     res.status(type.status).type('application/problem+json').send(
       JSON.stringify({ type: type.type, title: type.title, status: type.status, detail: problem.detail, instance, ...problem.extra }),
     );
-  };
-}
+  },
+  v1: ({ res, problem, type }) => void res.status(type.status).json({ error: plainMessage(problem) }),
+  lookup: ({ res, problem, type }) => void res.status(type.status).json({ error: plainMessage(problem) }),
+  auth: ({ req, res, error, problem, type }) => {
+    // A request the validator or the body parser refused is an OAuth 400 (a page on /auth/launch).
+    if (type.status < 500 && type.status !== 405) return renderOAuth(res, req, oauthErrorOf(error, problem, req.body));
+    const oauth = problem.slug === 'internal-error' || problem.slug === 'service-unavailable' ? 'server_error' : 'invalid_request';
+    res.status(type.status).set('Cache-Control', 'no-store').json({ error: oauth, error_description: problem.detail });
+  },
+};
 
 function renderOAuth(res: Response, req: Request, error: OAuthError) {
   if (req.path === '/auth/launch') {
