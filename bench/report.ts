@@ -120,16 +120,44 @@ export function verdicts(results: Results): Verdict[] {
 
 const scaleName = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
 
-export function renderMarkdown(results: Results): string {
+/** When, on what machine and how a run was made. */
+function runLine(results: Results): string {
   const { machine: m, options: o } = results;
+  return (
+    `Run ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), ${m.os}, Node ${m.node}; ` +
+    `load average ${fmt(m.loadBefore, 2)} before and ${fmt(m.loadAfter, 2)} after. ` +
+    `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, loopback, autocannon in the bench process and each server in its own.`
+  );
+}
+
+/** Every target's verdict, with what bare Express reached on it. */
+function targetsTable(results: Results): string[] {
+  return [
+    '"Bare Express 5" is the same target measured on (d), an Express 5 route that answers our bytes with no validation and no handler: ' +
+      'the floor of any Express server on this machine. Where it misses too, the target is out of reach of the Express server this repository is built on.',
+    '',
+    `| target | measured | verdict | bare Express 5 |`,
+    `|-|-|-|-|`,
+    ...(results.targets ?? []).map((v) => `| ${v.target} | ${v.measured} | ${v.holds === null ? 'not measured' : v.holds ? '✅ holds' : '❌ misses'} | ${v.bareExpress ?? ''} |`),
+  ];
+}
+
+/** Where the README shows the latest full run (`npm run bench` rewrites what is between them). */
+export const readmeMarkers = { start: '<!-- bench results: written by npm run bench -->', end: '<!-- end of bench results -->' };
+
+/** The README with the run's machine and verdicts between its markers (unchanged without them). */
+export function withBenchSummary(readme: string, results: Results): string {
+  const start = readme.indexOf(readmeMarkers.start);
+  const end = readme.indexOf(readmeMarkers.end);
+  if (start < 0 || end < start) return readme;
+  const summary = [readmeMarkers.start, '', `${runLine(results)} Every figure: [bench/results.md](bench/results.md).`, '', ...targetsTable(results), '', ''].join('\n');
+  return readme.slice(0, start) + summary + readme.slice(end);
+}
+
+export function renderMarkdown(results: Results): string {
   const lines: string[] = [];
   lines.push(`# Benchmark results`, '');
-  lines.push(
-    `Run ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), ${m.os}, Node ${m.node}; ` +
-      `load average ${fmt(m.loadBefore, 2)} before and ${fmt(m.loadAfter, 2)} after. ` +
-      `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, loopback, autocannon in the bench process and each server in its own.`,
-    '',
-  );
+  lines.push(runLine(results), '');
 
   if (results.throughput.length > 0) {
     lines.push(`## Throughput and latency`, '');
@@ -151,8 +179,8 @@ export function renderMarkdown(results: Results): string {
   }
 
   if (results.scaling.length > 0) {
-    const s = scaleName(o.smallOrders);
-    const l = scaleName(o.largeOrders);
+    const s = scaleName(results.options.smallOrders);
+    const l = scaleName(results.options.largeOrders);
     lines.push(`## Scaling: ${s} and ${l} stored orders (validated server, one request at a time)`, '');
     lines.push(`| engine | scenario | ${s} p50 / p99 ms | ${s} CPU µs/req | ${l} p50 / p99 ms | ${l} CPU µs/req | ${l}/${s} p50 |`, `|-|-|-:|-:|-:|-:|-:|`);
     for (const row of results.scaling) {
@@ -188,16 +216,7 @@ export function renderMarkdown(results: Results): string {
     lines.push('');
   }
 
-  lines.push(
-    `## Targets`,
-    '',
-    '"Bare Express 5" is the same target measured on (d), an Express 5 route that answers our bytes with no validation and no handler: ' +
-      'the floor of any Express server on this machine. Where it misses too, the target is out of reach of the Express server this repository is built on.',
-    '',
-    `| target | measured | verdict | bare Express 5 |`,
-    `|-|-|-|-|`,
-  );
-  for (const v of results.targets ?? []) lines.push(`| ${v.target} | ${v.measured} | ${v.holds === null ? 'not measured' : v.holds ? '✅ holds' : '❌ misses'} | ${v.bareExpress ?? ''} |`);
+  lines.push(`## Targets`, '', ...targetsTable(results));
   if (results.notes.length) lines.push('', '## Notes', '', ...results.notes.map((n) => `- ${n.replace(/\s+/g, ' ')}`));
   return `${lines.join('\n')}\n`;
 }

@@ -15,14 +15,14 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { formatApiKey, newKeyId } from '../server/domain/apiKeys.ts';
 import { cpuMs, load, median, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
-import { renderMarkdown, verdicts, type Results, type ScalingRow } from './report.ts';
+import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow } from './report.ts';
 import { capture, getOrder, onrampQuote, quoteAndOrder, throughputScenarios, type Scenario, type World } from './scenarios.ts';
 import { sampleOrders, seedOrders, type Database } from './seed.ts';
 import { bundleServer, startOurs, startPeer, startPrism, targetLabels, type TargetId } from './targets.ts';
@@ -385,6 +385,11 @@ async function main() {
   mkdirSync(join(root, 'bench'), { recursive: true });
   writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(root, 'bench', 'results.md'), markdown);
+  // The README shows the latest full run only: a subset would show "not measured" rows.
+  if (!env.BENCH_ONLY) {
+    const readme = join(root, 'README.md');
+    writeFileSync(readme, withBenchSummary(readFileSync(readme, 'utf8'), results));
+  }
   process.stdout.write(`\n${markdown}\n`);
 }
 

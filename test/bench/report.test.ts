@@ -1,7 +1,7 @@
 /** The bench's verdicts: a target holds only on a clean measurement, and every target is printed. */
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from '../../bench/lib.ts';
-import { renderMarkdown, verdicts, type Results } from '../../bench/report.ts';
+import { readmeMarkers, renderMarkdown, verdicts, withBenchSummary, type Results } from '../../bench/report.ts';
 import { timeOrderedId } from '../../bench/seed.ts';
 
 const run = (requestsPerSecond: number, extra: Partial<LoadResult> = {}): LoadResult => ({
@@ -78,6 +78,20 @@ describe('bench verdicts', () => {
     expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: p99 ≤ 10 ms')?.bareExpress).toBe('15 ms: misses');
     expect(verdictOf(r, 'GET /orders, first page (sqlite)')?.bareExpress).toBeUndefined();
     expect(renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) })).toContain('| 15 ms: misses |');
+  });
+
+  it('put the machine and every verdict in the README between its markers, and leave the rest as it was', () => {
+    const r = { ...results(), targets: verdicts(results()) };
+    const readme = `# Title\n\nBefore.\n\n${readmeMarkers.start}\nan older table\n${readmeMarkers.end}\n\nAfter.\n`;
+    const updated = withBenchSummary(readme, r);
+    expect(updated.startsWith('# Title\n\nBefore.\n\n')).toBe(true);
+    expect(updated.endsWith(`${readmeMarkers.end}\n\nAfter.\n`)).toBe(true);
+    expect(updated).not.toContain('an older table');
+    expect(updated).toContain('Run 2026-01-01 00:00 UTC on test (2 cores, 4 GB), linux, Node v20');
+    for (const v of r.targets) expect(updated).toContain(`| ${v.target} | ${v.measured} |`);
+    // A second run replaces the first.
+    expect(withBenchSummary(updated, r)).toBe(updated);
+    expect(withBenchSummary('# No markers\n', r)).toBe('# No markers\n');
   });
 
   it('print every verdict in the Markdown table', () => {
