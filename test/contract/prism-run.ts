@@ -11,15 +11,17 @@
  * refused with a 4xx is a test of bad input doing its job; those are counted, not failed.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { root } from '../support/documents.ts';
 import { contractOperations, startPrism, startUpstreamRouter, type TapRecord, type Violation } from './prism.ts';
 
 export interface Verdict {
   lines: string[];
   failed: boolean;
+  /** "operationId status" of every documented response no test saw. */
+  unexercised: string[];
 }
 
 const isError = (v: Violation) => v.severity === 'Error';
@@ -60,6 +62,10 @@ export function judge(records: TapRecord[]): Verdict {
   lines.push(`Prism proxy: ${records.length} requests, ${proxied.length} proxied and judged by Prism`);
   lines.push(`  operations exercised: ${exercised.size} of ${operations.length}`);
   lines.push(`  responses exercised (operation × documented status): ${responsesExercised.length} of ${documented.size}`);
+  // Where the tests could go next: the documented answers no test has seen, by status.
+  const unexercised = new Map<string, number>();
+  for (const key of documented) if (!seen.has(key)) unexercised.set(key.split(' ')[1]!, (unexercised.get(key.split(' ')[1]!) ?? 0) + 1);
+  lines.push(`  documented responses never exercised, by status: ${[...unexercised].sort().map(([status, n]) => `${status} ×${n}`).join(', ') || 'none'}`);
   lines.push(`  invalid requests the server refused (tests of bad input): ${rejected.length}`);
   for (const [note, count] of byNote) lines.push(`  not proxied, ${note}: ${count}`);
   const unrouted = records.filter((r) => !r.operationId).length;
@@ -72,7 +78,7 @@ export function judge(records: TapRecord[]): Verdict {
     lines.push(`violations (${failures.length}):`);
     for (const f of failures) lines.push(`  ${f}`);
   }
-  return { lines, failed: failures.length > 0 || missing.length > 0 };
+  return { lines, failed: failures.length > 0 || missing.length > 0, unexercised: [...documented].filter((key) => !seen.has(key)).sort() };
 }
 
 async function main() {
@@ -96,6 +102,10 @@ async function main() {
       .flatMap((f) => readFileSync(join(report, f), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as TapRecord));
     const verdict = judge(records);
     console.log(`\n${verdict.lines.join('\n')}`);
+    const list = join(root, 'test-results', 'prism', 'unexercised.txt');
+    mkdirSync(dirname(list), { recursive: true });
+    writeFileSync(list, `${verdict.unexercised.join('\n')}\n`);
+    console.log(`  the list: ${relative(root, list)}`);
     if (run.status !== 0) console.log('the test run itself failed');
     status = run.status === 0 && !verdict.failed ? 0 : 1;
     console.log(status === 0 ? 'test:prism passed' : 'test:prism FAILED');

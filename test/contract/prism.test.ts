@@ -85,6 +85,8 @@ describe('the Prism proxy harness', () => {
     const record = tap.records.at(-1)!;
     expect(record).toMatchObject({ operationId: 'createWebhookSubscription', status: 501, proxied: false });
     expect(judge([record]).lines.join('\n')).toMatch(/createWebhookSubscription +POST \/webhook_subscription/); // listed as never exercised
+    expect(judge([record]).unexercised).toContain('createWebhookSubscription 201');
+    expect(judge([record]).lines.join('\n')).toMatch(/documented responses never exercised, by status: .*201 ×\d+/);
   });
 
   it('sends a body that is not JSON straight to the server, as the test wrote it', async () => {
