@@ -10385,7 +10385,6 @@ export interface operations {
         responses: {
             200: components["responses"]["AppPage"];
             401: components["responses"]["AppPageSignedOut"];
-            403: components["responses"]["AppPageForbidden"];
         };
     };
     v1ReceiveOrderUpdated: {

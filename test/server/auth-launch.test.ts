@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../server/contract.ts';
 import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -155,6 +156,21 @@ describe('the app pages', () => {
       const page = await open('/kyc', cookie);
       expect(page.status).toBe(401);
       expect(page.text_).toContain('<meta name="app-error" content="not_signed_in">');
+    }
+  });
+
+  it('each: 200 in a session whose scopes name its flow, 401 without a session, 403 outside the scopes (the account page needs none)', async () => {
+    const pages = loadContract().operations.filter((o) => o.path.split('/').length === 2 && o.method === 'get' && o.operationId.endsWith('Page'));
+    expect(pages.map((o) => o.path).sort()).toEqual(['/account', '/kyb', '/kyc', '/offramp', '/onramp', '/swap']);
+    const everything = cookieOf(await launchJwt('/account', { scope: 'kyc kyb onramp offramp swap' }));
+    const kycOnly = cookieOf(await launchJwt('/account', { scope: 'kyc' }));
+    const kybOnly = cookieOf(await launchJwt('/account', { scope: 'kyb' }));
+    for (const { path } of pages) {
+      expect((await open(path, everything)).status, path).toBe(200);
+      expect((await open(path)).status, path).toBe(401);
+      const outside = await open(path, path === '/kyc' ? kybOnly : kycOnly);
+      expect(outside.status, path).toBe(path === '/account' ? 200 : 403);
+      if (path === '/kyb') expect((await open(path, kybOnly)).status).toBe(200);
     }
   });
 
