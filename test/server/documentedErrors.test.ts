@@ -1,9 +1,10 @@
 /**
  * Every documented error that the request alone causes, on every operation that documents
  * it, derived from the contract: 401 without an API key, 400 for a JSON body that does not
- * parse, 415 for a body of another media type and 413 for one over the limit. Each answer
- * has the documented status in its surface's format; under `npm run test:prism` Prism checks
- * each against the schema documented for it.
+ * parse or a path id that is not one, 415 for a body of another media type, 413 for one over
+ * the limit, 404 for ids of nothing, and 429 past the read rate limit. Each answer has the
+ * documented status in its surface's format; under `npm run test:prism` Prism checks each
+ * against the schema documented for it.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +32,8 @@ const cases: {
   cause: string;
   applies: (o: ContractOperation) => boolean;
   request: (s: TestServer) => { key: string | null; headers?: Record<string, string>; raw?: string };
-  /** Every path parameter names nothing that exists. */
-  unknownIds?: true;
+  /** How the path parameters are filled (default: the caller's organization, fresh ids). */
+  ids?: 'unknown' | 'malformed';
 }[] = [
   { status: 401, cause: 'no API key', applies: (o) => !o.isPublic, request: () => ({ key: null }) },
   { status: 400, cause: 'a JSON body that does not parse', applies: takesJson, request: () => ({ key: undefined as never, headers: { 'Content-Type': 'application/json' }, raw: '{"unfinished": ' }) },
@@ -49,15 +50,34 @@ const cases: {
     // Without a body to validate first: the lookup of the ids is what answers.
     applies: (o) => o.path.includes('{') && !operationOf(o).requestBody?.required,
     request: () => ({ key: undefined as never }),
-    unknownIds: true,
+    ids: 'unknown',
+  },
+  {
+    status: 400,
+    cause: 'a path id that is not a UUID',
+    applies: (o) => uuidParameters(o).length > 0,
+    request: () => ({ key: undefined as never }),
+    ids: 'malformed',
   },
 ];
 
-/** The operation's path with its parameters filled: the caller's own organization and fresh ids, or ids of nothing. */
-function pathOf(o: ContractOperation, server: TestServer, unknownIds = false): string {
+/** The names of an operation's path parameters that are UUIDs. */
+function uuidParameters(o: ContractOperation): string[] {
+  const item = contract.document.paths[o.path];
+  const resolve = (p: Json) => (typeof p.$ref === 'string' ? contract.document.components.parameters[p.$ref.split('/').pop()!] : p);
+  return [...(item.parameters ?? []), ...(operationOf(o).parameters ?? [])].map(resolve).filter((p) => p.in === 'path' && p.schema?.format === 'uuid').map((p) => p.name);
+}
+
+/**
+ * The operation's path with its parameters filled: the caller's own organization and fresh
+ * ids; ids of nothing (`unknown`); or its last UUID parameter not a UUID (`malformed`).
+ */
+function pathOf(o: ContractOperation, server: TestServer, ids?: 'unknown' | 'malformed'): string {
+  const malformed = ids === 'malformed' ? uuidParameters(o).at(-1) : undefined;
   return o.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    if (name === 'identifier') return unknownIds ? 'NOSUCHTOKEN' : 'CETES';
-    return (name === 'organizationId' || name === 'org_id') && !unknownIds ? server.partnerId : randomUUID();
+    if (name === malformed) return 'not-a-uuid';
+    if (name === 'identifier') return ids === 'unknown' ? 'NOSUCHTOKEN' : 'CETES';
+    return (name === 'organizationId' || name === 'org_id') && ids !== 'unknown' ? server.partnerId : randomUUID();
   });
 }
 
@@ -74,7 +94,8 @@ function expectFormat(o: ContractOperation, status: number, body: Json | undefin
     expect(body, where).toMatchObject({ error: expect.any(String), error_description: expect.any(String) });
   } else if (o.operationId === 'v1SubmitCustomerKyc' && body && 'details' in body) {
     // The v1 KYC submission lists what is wrong in its body (server/submissionErrors.ts).
-    expect(body, where).toEqual({ error: expect.any(String), details: [{ field: expect.any(String), message: expect.any(String) }] });
+    expect(body, where).toEqual({ error: expect.any(String), details: expect.any(Array) });
+    for (const detail of body.details) expect(detail, where).toEqual({ field: expect.any(String), message: expect.any(String) });
   } else {
     expect(body, where).toEqual({ error: expect.any(String) });
   }
@@ -93,11 +114,30 @@ describe('documented errors a request alone causes, on every operation that docu
       expect(operations.length).toBeGreaterThan(0);
       for (const o of operations) {
         const { key, headers, raw } = c.request(server);
-        const response = await server.call(o.method.toUpperCase(), pathOf(o, server, c.unknownIds), { key: key === undefined ? undefined : key, headers, raw });
+        const response = await server.call(o.method.toUpperCase(), pathOf(o, server, c.ids), { key: key === undefined ? undefined : key, headers, raw });
         const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${response.text_.slice(0, 300)}`;
         expect(response.status, where).toBe(c.status);
         expectFormat(o, c.status, response.json_, response.headers.get('content-type'), where);
       }
     });
   }
+
+  it('429 past the read rate limit, with Retry-After, on every v2 read that documents it', async () => {
+    const limited = await startTestServer({ env: { RAMP_RATE_LIMIT_READS_PER_SECOND: '2' } });
+    try {
+      const reads = contract.operations.filter((o) => o.method === 'get' && !o.isPublic && surfaceOf(o.path) === 'v2' && documents(o, 429));
+      expect(reads.length).toBeGreaterThan(10);
+      for (const o of reads) {
+        // The limit counts every read of the organization in a window: a few reads pass it.
+        let response: Awaited<ReturnType<TestServer['call']>> | undefined;
+        for (let i = 0; i < 6 && response?.status !== 429; i++) response = await limited.call('GET', pathOf(o, limited));
+        const where = `${o.operationId} (GET ${o.path}): ${response!.text_.slice(0, 300)}`;
+        expect(response!.status, where).toBe(429);
+        expect(Number(response!.headers.get('retry-after')), where).toBeGreaterThan(0);
+        expectFormat(o, 429, response!.json_, response!.headers.get('content-type'), where);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
 });

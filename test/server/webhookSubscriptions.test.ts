@@ -1,6 +1,7 @@
 /** v2 and v1 webhook subscriptions over HTTP: creation rules, the one-time secret, apartness, deletion. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { newCustomer, person } from '../support/verification.ts';
 import { otherPartner } from '../webhooks/support.ts';
 
 const secretPattern = /^[A-Za-z0-9_-]{43}=$/;
@@ -126,6 +127,30 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     const put = await server.call('PUT', `/webhook_subscription/${crypto.randomUUID()}`, { body: {} });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toMatch(/GET/);
+  });
+
+  it('lists the deliveries of an event, and re-sends it as a new delivery with the same eventId', async () => {
+    // Nothing listens on port 9: the attempts fail, the deliveries are listed all the same.
+    const subscription = (await server.call('POST', '/webhook_subscription', { body: { url: 'http://127.0.0.1:9/hooks', eventType: 'kycUpdated' } })).json_;
+    const customer = await newCustomer(server, 'personal');
+    expect((await server.call('PUT', `/organization/${customer}/kyc`, { body: person })).status).toBeLessThan(300);
+
+    const listed = await server.call('GET', `/webhook_subscription/${subscription.id}/deliveries`);
+    expect(listed.status).toBe(200);
+    expect(listed.json_.items).toHaveLength(1);
+    const [first] = listed.json_.items;
+    expect(first).toMatchObject({ subscriptionId: subscription.id, eventType: 'kycUpdated', eventId: expect.any(String) });
+
+    const resent = await server.call('POST', `/sandbox/webhook_event/${first.eventId}/resend`);
+    expect(resent.status).toBe(202);
+    expect(resent.json_).toMatchObject({ eventId: first.eventId, eventType: 'kycUpdated' });
+    // One new delivery per current kycUpdated subscription of the partner: this test's among them.
+    const mine = resent.json_.deliveries.filter((d: { subscriptionId: string }) => d.subscriptionId === subscription.id);
+    expect(mine).toEqual([expect.objectContaining({ eventId: first.eventId, status: 'pending' })]);
+    expect(mine[0].id).not.toBe(first.id);
+    const after = (await server.call('GET', `/webhook_subscription/${subscription.id}/deliveries`)).json_.items;
+    expect(after.map((d: { id: string }) => d.id).sort()).toEqual([first.id, mine[0].id].sort());
+    expect(after.every((d: { eventId: string }) => d.eventId === first.eventId)).toBe(true);
   });
 });
 
