@@ -26,46 +26,61 @@ function documentedMediaTypes(o: ContractOperation, status: number): string[] {
 }
 const takesJson = (o: ContractOperation) => 'application/json' in (operationOf(o).requestBody?.content ?? {});
 
+/** The first example of the operation's JSON body: a body it accepts as valid. */
+function exampleBody(o: ContractOperation): string | undefined {
+  const examples = operationOf(o).requestBody?.content?.['application/json']?.examples as Json | undefined;
+  const first = examples && Object.values(examples)[0];
+  return first ? JSON.stringify(first.value) : undefined;
+}
+const json = { 'Content-Type': 'application/json' };
+
 /** A request that alone causes the error, and the operations that document it. */
 const cases: {
   status: number;
   cause: string;
   applies: (o: ContractOperation) => boolean;
-  request: (s: TestServer) => { key: string | null; headers?: Record<string, string>; raw?: string };
+  /** `key: null` sends none; without `key`, the server's own. */
+  request: (o: ContractOperation) => { key?: null; headers?: Record<string, string>; raw?: string; query?: string };
   /** How the path parameters are filled (default: the caller's organization, fresh ids). */
   ids?: 'unknown' | 'malformed';
 }[] = [
   { status: 401, cause: 'no API key', applies: (o) => !o.isPublic, request: () => ({ key: null }) },
-  { status: 400, cause: 'a JSON body that does not parse', applies: takesJson, request: () => ({ key: undefined as never, headers: { 'Content-Type': 'application/json' }, raw: '{"unfinished": ' }) },
-  { status: 415, cause: 'a text/plain body', applies: (o) => operationOf(o).requestBody !== undefined, request: () => ({ key: undefined as never, headers: { 'Content-Type': 'text/plain' }, raw: 'plain text' }) },
-  {
-    status: 413,
-    cause: `a JSON body over ${bodyLimit}`,
-    applies: takesJson,
-    request: () => ({ key: undefined as never, headers: { 'Content-Type': 'application/json' }, raw: JSON.stringify({ padding: 'x'.repeat(300 * 1024) }) }),
-  },
+  { status: 400, cause: 'a JSON body that does not parse', applies: takesJson, request: () => ({ headers: json, raw: '{"unfinished": ' }) },
+  { status: 415, cause: 'a text/plain body', applies: (o) => operationOf(o).requestBody !== undefined, request: () => ({ headers: { 'Content-Type': 'text/plain' }, raw: 'plain text' }) },
+  { status: 413, cause: `a JSON body over ${bodyLimit}`, applies: takesJson, request: () => ({ headers: json, raw: JSON.stringify({ padding: 'x'.repeat(300 * 1024) }) }) },
   {
     status: 404,
     cause: 'ids that name nothing',
-    // Without a body to validate first: the lookup of the ids is what answers.
-    applies: (o) => o.path.includes('{') && !operationOf(o).requestBody?.required,
-    request: () => ({ key: undefined as never }),
+    // With the body of the contract's example, so that the ids are what the answer is about.
+    applies: (o) => o.path.includes('{') && (!operationOf(o).requestBody?.required || exampleBody(o) !== undefined),
+    request: (o) => (exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {}),
     ids: 'unknown',
   },
+  { status: 400, cause: 'a path id that is not a UUID', applies: (o) => uuidParameters(o).length > 0, request: () => ({}), ids: 'malformed' },
   {
     status: 400,
-    cause: 'a path id that is not a UUID',
-    applies: (o) => uuidParameters(o).length > 0,
-    request: () => ({ key: undefined as never }),
-    ids: 'malformed',
+    cause: 'a query parameter the operation does not take',
+    // The app pages pass any query on to the page.
+    applies: (o) => !takesAnyQuery(o),
+    request: (o) => ({ query: 'no_such_parameter=1', ...(exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {}) }),
   },
 ];
 
-/** The names of an operation's path parameters that are UUIDs. */
-function uuidParameters(o: ContractOperation): string[] {
+/** Whether the operation takes a free-form query object (any parameter). */
+function takesAnyQuery(o: ContractOperation): boolean {
+  return parametersOf(o).some((p) => p.in === 'query' && p.schema?.type === 'object');
+}
+
+/** The operation's parameters, its path's included, references resolved. */
+function parametersOf(o: ContractOperation): Json[] {
   const item = contract.document.paths[o.path];
   const resolve = (p: Json) => (typeof p.$ref === 'string' ? contract.document.components.parameters[p.$ref.split('/').pop()!] : p);
-  return [...(item.parameters ?? []), ...(operationOf(o).parameters ?? [])].map(resolve).filter((p) => p.in === 'path' && p.schema?.format === 'uuid').map((p) => p.name);
+  return [...(item.parameters ?? []), ...(operationOf(o).parameters ?? [])].map(resolve);
+}
+
+/** The names of an operation's path parameters that are UUIDs. */
+function uuidParameters(o: ContractOperation): string[] {
+  return parametersOf(o).filter((p) => p.in === 'path' && p.schema?.format === 'uuid').map((p) => p.name);
 }
 
 /**
@@ -113,8 +128,8 @@ describe('documented errors a request alone causes, on every operation that docu
     it(`${c.status} for ${c.cause} (${operations.length} operations)`, async () => {
       expect(operations.length).toBeGreaterThan(0);
       for (const o of operations) {
-        const { key, headers, raw } = c.request(server);
-        const response = await server.call(o.method.toUpperCase(), pathOf(o, server, c.ids), { key: key === undefined ? undefined : key, headers, raw });
+        const { query, ...request } = c.request(o);
+        const response = await server.call(o.method.toUpperCase(), pathOf(o, server, c.ids) + (query ? `?${query}` : ''), request);
         const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${response.text_.slice(0, 300)}`;
         expect(response.status, where).toBe(c.status);
         expectFormat(o, c.status, response.json_, response.headers.get('content-type'), where);
