@@ -19,6 +19,7 @@ export interface ClaimedAttempt {
   url: string;
   secret: string;
   eventId: string;
+  /** The event's body, stored in its RFC 8785 canonical form: the bytes to send and sign. */
   payload: string;
 }
 
