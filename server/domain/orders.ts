@@ -157,8 +157,8 @@ export async function createOrder(services: Services, organization: Organization
   } else {
     row.funding_instructions = JSON.stringify(fundingInstructions(row, deadline));
   }
-  // The insert filled in the row's positions (and its created_at, never before the list's latest).
-  if (await orders.insert(row)) return { created: true, order: presentOrder(row as OrderRow) };
+  const stored = await orders.insert(row);
+  if (stored) return { created: true, order: presentOrder(stored) };
   // Another request for this quote won the unique constraint; it has committed, so read it.
   const winner = await orders.findByQuote(quote.id);
   if (!winner) throw new Problem('conflict', `An order for quote ${quoteId} is being created; retry to read it.`);

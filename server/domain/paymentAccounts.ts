@@ -134,8 +134,8 @@ export async function registerPaymentAccount(
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  // The insert filled in the row's position (and its created_at, never before the list's latest).
-  if (await repository.insert(row)) return { created: true, account: presentPaymentAccount(row as PaymentAccountRow) };
+  const stored = await repository.insert(row);
+  if (stored) return { created: true, account: presentPaymentAccount(stored) };
   // A registration of the same CLABE won the race: answer as if it had come first.
   const winner = await repository.findByClabe(clabe);
   if (!winner) throw new Problem('conflict', `Account ${clabe} is being registered; retry to read it.`);

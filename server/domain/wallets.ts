@@ -52,11 +52,9 @@ export async function createWallet(services: Services, organization: Organizatio
     signer_public_key: request.custody === 'embedded' ? request.signerPublicKey : null,
     created_at: services.clock.now().toISOString(),
   };
-  if (!(await walletsRepository(services.storage.db).insert(row))) {
-    throw new Problem('conflict', `Wallet ${request.address} on ${request.blockchain} is already registered.`);
-  }
-  // The insert filled in the row's position (and its created_at, never before the list's latest).
-  return presentWallet(row as WalletRow);
+  const stored = await walletsRepository(services.storage.db).insert(row);
+  if (!stored) throw new Problem('conflict', `Wallet ${request.address} on ${request.blockchain} is already registered.`);
+  return presentWallet(stored);
 }
 
 export async function listWallets(services: Services, organization: OrganizationRow, page: PageRequest) {

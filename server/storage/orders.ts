@@ -1,13 +1,13 @@
 /** Orders (v2): one per quote, enforced by a unique constraint on quote_id. */
 import type { Selectable } from 'kysely';
 import type { Db, Storage, Tx } from './database.ts';
-import { countOf, inTransaction, insertWithPositions, pageRange, positionPage, type Counter } from './positions.ts';
+import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from './positions.ts';
 import type { OrdersTable } from './tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 type Positions = 'partner_id' | 'partner_position' | 'cover_position' | 'organization_position';
 /** A row before insert: its partner and list positions are found then. */
-export type NewOrderRow = Omit<OrderRow, Positions> & Partial<Pick<OrderRow, Positions>>;
+export type NewOrderRow = Omit<OrderRow, Positions>;
 
 /**
  * Whose GET /orders lists these: all the orders of an organization and of its direct
@@ -33,26 +33,25 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     },
 
     /**
-     * Inserts unless an order for the quote exists; false when one does. ON CONFLICT waits
-     * for a racing insert to commit, so the caller can read the winner right after. The
+     * Inserts unless an order for the quote exists, and answers the row as stored; undefined
+     * when one does. ON CONFLICT waits for a racing insert to commit, so the caller can read
+     * the winner right after. The
      * order takes its positions in the lists of its partner (the organization itself at the
      * top, else its parent), of its own organization when that has a parent, and of
      * GET /orders?organizationId; counters of ancestors first (storage/positions.ts).
      */
-    async insert(row: NewOrderRow): Promise<boolean> {
+    async insert(row: NewOrderRow): Promise<OrderRow | undefined> {
       // Read before the transaction (an organization's parent never changes): its first
       // statement is then the counter's write, which SQLite never has to upgrade a read to.
       const owner = await db.selectFrom('organizations').select('parent_id').where('id', '=', row.organization_id).executeTakeFirstOrThrow();
-      return inTransaction(db, async (tx) => {
-        row.partner_id = owner.parent_id ?? row.organization_id;
-        row.cover_position = null;
-        const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: row.partner_id, column: 'partner_position' }];
-        if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
-        lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
-        return insertWithPositions(tx, row, lists, async (t, r) => {
-          const result = await t.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
-          return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-        });
+      const partnerId = owner.parent_id ?? row.organization_id;
+      const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
+      if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
+      lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
+      const unplaced: OrderRow = { ...row, partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null };
+      return insertWithPositions(db, unplaced, lists, async (tx, r) => {
+        const result = await tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
       });
     },
 

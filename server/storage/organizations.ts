@@ -41,22 +41,19 @@ export function organizationsRepository(db: Db | Tx) {
     },
 
     async insert(o: NewOrganization): Promise<OrganizationRow> {
-      const row = toRow(o);
-      await insertChild(db, row, async (tx, r) => {
+      const stored = await insertChild(db, toRow(o), async (tx, r) => {
         await tx.insertInto('organizations').values(r).execute();
         return true;
       });
-      return row;
+      return stored!;
     },
 
     /** Inserts unless the id is taken (even by a concurrent insert); undefined when taken. */
     async insertIfAbsent(o: NewOrganization): Promise<OrganizationRow | undefined> {
-      const row = toRow(o);
-      const inserted = await insertChild(db, row, async (tx, r) => {
+      return insertChild(db, toRow(o), async (tx, r) => {
         const result = await tx.insertInto('organizations').values(r).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
         return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
       });
-      return inserted ? row : undefined;
     },
 
     async rename(id: string, displayName: string, now: string) {
@@ -79,8 +76,11 @@ export function organizationsRepository(db: Db | Tx) {
   };
 }
 
-/** A child takes the next position among its parent's children; a top-level organization is in no list. */
-function insertChild(db: Db | Tx, row: OrganizationRow, insert: (tx: Tx, row: OrganizationRow) => Promise<boolean>): Promise<boolean> {
-  if (row.parent_id === null) return insert(db as Tx, row);
+/**
+ * A child takes the next position among its parent's children; a top-level organization is
+ * in no list. Answers the row as stored, or undefined when `insert` refused it.
+ */
+async function insertChild(db: Db | Tx, row: OrganizationRow, insert: (tx: Tx, row: OrganizationRow) => Promise<boolean>): Promise<OrganizationRow | undefined> {
+  if (row.parent_id === null) return (await insert(db as Tx, row)) ? row : undefined;
   return insertWithPositions(db, row, [{ list: 'organizations.children', scope: row.parent_id, column: 'child_position' }], insert);
 }

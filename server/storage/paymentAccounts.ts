@@ -6,7 +6,7 @@ import type { PaymentAccountsTable } from './tables.ts';
 
 export type PaymentAccountRow = Selectable<PaymentAccountsTable>;
 /** A row before insert: its list position is taken then. */
-export type NewPaymentAccountRow = Omit<PaymentAccountRow, 'position'> & Partial<Pick<PaymentAccountRow, 'position'>>;
+export type NewPaymentAccountRow = Omit<PaymentAccountRow, 'position'>;
 
 export function paymentAccountsRepository(db: Db | Tx, engine?: Storage['engine']) {
   return {
@@ -25,9 +25,9 @@ export function paymentAccountsRepository(db: Db | Tx, engine?: Storage['engine'
       return db.selectFrom('payment_accounts').selectAll().where('clabe', '=', clabe).executeTakeFirst();
     },
 
-    /** Inserts unless the CLABE is already held; false when it was (a racing registration won). */
-    async insert(row: NewPaymentAccountRow): Promise<boolean> {
-      return insertWithPositions(db, row, [{ list: 'payment_accounts', scope: row.organization_id, column: 'position' }], async (tx, r) => {
+    /** Inserts unless the CLABE is already held, and answers the row as stored; undefined when it was (a racing registration won). */
+    async insert(row: NewPaymentAccountRow): Promise<PaymentAccountRow | undefined> {
+      return insertWithPositions(db, { ...row, position: null }, [{ list: 'payment_accounts', scope: row.organization_id, column: 'position' }], async (tx, r) => {
         const result = await tx.insertInto('payment_accounts').values(r).onConflict((oc) => oc.column('clabe').doNothing()).executeTakeFirst();
         return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
       });

@@ -211,29 +211,27 @@ export async function positionPage<T extends keyof Tables>(
 }
 
 /**
- * Inserts a listed row with its positions: takes the counters, writes the positions into
- * `row` (in place, so the caller presents what was stored) along with the `created_at` they
- * give, and runs `insert`, which answers false when a unique index kept another row: the
- * counters are then left as they were. All in one transaction (the caller's, or a new one).
+ * Inserts a listed row with its positions: takes the counters and runs `insert` with the row
+ * as it is to be stored (its positions, and the `created_at` they give). Answers that row,
+ * or undefined when `insert` answers false (a unique index kept another row): the counters
+ * are then left as they were. All in one transaction (the caller's, or a new one).
  */
 export async function insertWithPositions<R extends { created_at: string; updated_at?: string }>(
   db: Db | Tx,
   row: R,
   lists: (Counter & { column: keyof R & string })[],
   insert: (tx: Tx, row: R) => Promise<boolean>,
-): Promise<boolean> {
+): Promise<R | undefined> {
   return inTransaction(db, async (tx) => {
     // A refused insert must leave the counters exactly as they were (last_at included), as
     // every refused request leaves the database: a savepoint undoes the counters' update.
     await sql`SAVEPOINT list_positions`.execute(tx);
     const taken = await nextPositions(tx, lists, row.created_at);
-    const target = row as Record<string, unknown>;
-    for (const [i, list] of lists.entries()) target[list.column] = taken.positions[i];
-    if (row.updated_at === row.created_at) target.updated_at = taken.at;
-    target.created_at = taken.at;
-    const inserted = await insert(tx, row);
+    const stored: R = { ...row, created_at: taken.at, ...(row.updated_at === row.created_at ? { updated_at: taken.at } : {}) };
+    for (const [i, list] of lists.entries()) (stored as Record<string, unknown>)[list.column] = taken.positions[i];
+    const inserted = await insert(tx, stored);
     if (!inserted) await sql`ROLLBACK TO SAVEPOINT list_positions`.execute(tx);
     await sql`RELEASE SAVEPOINT list_positions`.execute(tx);
-    return inserted;
+    return inserted ? stored : undefined;
   });
 }

@@ -43,13 +43,12 @@ async function insertListed<R extends { partner_id: string; customer_id: string;
   table: ListedTable,
   row: R,
 ): Promise<R & { partner_position: number | null; customer_position: number | null }> {
-  const stored = { ...row, partner_position: null as number | null, customer_position: null as number | null };
-  await insertWithPositions(
+  const stored = await insertWithPositions(
     db,
-    stored,
+    { ...row, partner_position: null as number | null, customer_position: null as number | null },
     [
-      { list: `${table}.partner`, scope: stored.partner_id, column: 'partner_position' },
-      { list: `${table}.customer`, scope: stored.customer_id, column: 'customer_position' },
+      { list: `${table}.partner`, scope: row.partner_id, column: 'partner_position' },
+      { list: `${table}.customer`, scope: row.customer_id, column: 'customer_position' },
     ],
     async (tx, r) => {
       // One statement for the three tables; Kysely cannot type a table chosen at run time.
@@ -57,7 +56,8 @@ async function insertListed<R extends { partner_id: string; customer_id: string;
       return true;
     },
   );
-  return stored;
+  // The insert refuses by throwing (a unique violation), never by answering false.
+  return stored!;
 }
 
 /** A unique index refused the row (SQLite or PostgreSQL). */

@@ -6,13 +6,13 @@ import type { WalletsTable } from './tables.ts';
 
 export type WalletRow = Selectable<WalletsTable>;
 /** A row before insert: its list position is taken then. */
-export type NewWalletRow = Omit<WalletRow, 'position'> & Partial<Pick<WalletRow, 'position'>>;
+export type NewWalletRow = Omit<WalletRow, 'position'>;
 
 export function walletsRepository(db: Db | Tx) {
   return {
-    /** Inserts unless the organization already holds the address on the chain; false then. */
-    async insert(row: NewWalletRow): Promise<boolean> {
-      return insertWithPositions(db, row, [{ list: 'wallets', scope: row.organization_id, column: 'position' }], async (tx, r) => {
+    /** Inserts unless the organization already holds the address on the chain, and answers the row as stored; undefined then. */
+    async insert(row: NewWalletRow): Promise<WalletRow | undefined> {
+      return insertWithPositions(db, { ...row, position: null }, [{ list: 'wallets', scope: row.organization_id, column: 'position' }], async (tx, r) => {
         const result = await tx
           .insertInto('wallets')
           .values(r)

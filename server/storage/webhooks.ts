@@ -40,10 +40,10 @@ const subscriptionScope = (organizationId: string, surface: Surface) => `${organ
 
 export function webhooksRepository(db: Db | Tx) {
   const repository = {
-    /** Inserts unless the organization already has this URL and event type; false then. */
-    async insertSubscription(row: Omit<SubscriptionRow, 'position'> & Partial<Pick<SubscriptionRow, 'position'>>): Promise<boolean> {
+    /** Inserts unless the organization already has this URL and event type, and answers the row as stored; undefined then. */
+    async insertSubscription(row: Omit<SubscriptionRow, 'position'>): Promise<SubscriptionRow | undefined> {
       const list = { list: 'webhook_subscriptions', scope: subscriptionScope(row.organization_id, row.surface), column: 'position' } as const;
-      return insertWithPositions(db, row, [list], async (tx, r) => {
+      return insertWithPositions(db, { ...row, position: null }, [list], async (tx, r) => {
         const result = await tx
           .insertInto('webhook_subscriptions')
           .values(r)

@@ -54,7 +54,7 @@ export async function createSubscription(
     throw new Problem('invalid-request', `url ${problem}`);
   }
   const now = services.clock.now().toISOString();
-  const row: SubscriptionRow = {
+  const row: Omit<SubscriptionRow, 'position'> = {
     id: randomUUID(),
     surface,
     organization_id: organizationId,
@@ -63,12 +63,11 @@ export async function createSubscription(
     secret: newSecret(),
     created_at: now,
     updated_at: now,
-    // Taken by the insert, with created_at (storage/positions.ts).
-    position: null,
   };
   // The unique index decides between two concurrent creations: the loser is a conflict.
-  if (!(await webhooksRepository(services.storage.db).insertSubscription(row))) throw duplicate(surface);
-  return row;
+  const stored = await webhooksRepository(services.storage.db).insertSubscription(row);
+  if (!stored) throw duplicate(surface);
+  return stored;
 }
 
 export async function getSubscription(db: Db, organizationId: string, surface: Surface, id: string): Promise<SubscriptionRow> {

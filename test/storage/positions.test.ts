@@ -45,9 +45,7 @@ function orderRow(organizationId: string, quoteId: string, now: string): NewOrde
 async function addOrder(db: Db, organizationId: string, now: string) {
   const quote = quoteRow(organizationId, now);
   await db.insertInto('quotes').values(quote).execute();
-  const row = orderRow(organizationId, quote.id, now);
-  await ordersRepository(db).insert(row);
-  return row;
+  return (await ordersRepository(db).insert(orderRow(organizationId, quote.id, now)))!;
 }
 function paymentAccountRow(organizationId: string, now: string) {
   return {
@@ -171,11 +169,11 @@ describe('list positions', () => {
   it('leaves the counters exactly as they were when a unique index refuses the row', async () => {
     const partner = (await organizationsRepository(storage.db).insert(org({ now: at(0) }))).id;
     const wallet = walletRow(partner, at(1));
-    expect(await walletsRepository(storage.db).insert(wallet)).toBe(true);
+    expect(await walletsRepository(storage.db).insert(wallet)).toEqual({ ...wallet, position: 1 });
     const counters = () => storage.db.selectFrom('list_counters').selectAll().where('scope', '=', partner).execute();
     const before = await counters();
     // The same address later: refused, and neither the count nor last_at moves.
-    expect(await walletsRepository(storage.db).insert({ ...walletRow(partner, at(9)), address: wallet.address })).toBe(false);
+    expect(await walletsRepository(storage.db).insert({ ...walletRow(partner, at(9)), address: wallet.address })).toBeUndefined();
     expect(await counters()).toEqual(before);
     expect(before).toEqual([{ list: 'wallets', scope: partner, count: 1, last_at: at(1) }]);
   });
@@ -195,7 +193,7 @@ describe('list positions', () => {
     const webhooks = webhooksRepository(storage.db);
     const v2 = Array.from({ length: 5 }, (_, i) => subscriptionRow(organization, 'v2', at(1, i)));
     const v1 = Array.from({ length: 2 }, (_, i) => subscriptionRow(organization, 'v1', at(1, i)));
-    for (const row of [...v2, ...v1]) expect(await webhooks.insertSubscription(row)).toBe(true);
+    for (const row of [...v2, ...v1]) expect(await webhooks.insertSubscription(row)).toMatchObject({ id: row.id, position: expect.any(Number) });
     await webhooks.insertDeliveries(randomUUID(), [v2[1]!.id], at(2));
     const list = async (surface: 'v1' | 'v2') => {
       const { items, total } = await webhooks.listSubscriptions(organization, surface, { size: 100, number: 0 });
