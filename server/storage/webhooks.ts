@@ -18,7 +18,6 @@ export interface ClaimedAttempt {
   surface: Surface;
   url: string;
   secret: string;
-  eventId: string;
   /** The event's body, stored in its RFC 8785 canonical form: the bytes to send and sign. */
   payload: string;
 }
@@ -175,7 +174,7 @@ export function webhooksRepository(db: Db | Tx) {
         .selectFrom('webhook_deliveries as d')
         .leftJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
         .leftJoin('events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.attempts', 'd.event_id', 's.surface', 's.url', 's.secret', 'e.payload'])
+        .select(['d.id', 'd.attempts', 's.surface', 's.url', 's.secret', 'e.payload'])
         .where('d.status', '=', 'pending')
         .where('d.next_attempt_at', '<=', now)
         .orderBy('d.next_attempt_at', 'asc')
@@ -198,7 +197,7 @@ export function webhooksRepository(db: Db | Tx) {
       const abandoned: string[] = [];
       for (const d of due) {
         if (d.surface === null || d.url === null || d.secret === null || d.payload === null || d.attempts >= maxAttempts) abandoned.push(d.id);
-        else claimed.push({ deliveryId: d.id, attemptId: randomUUID(), number: d.attempts + 1, surface: d.surface, url: d.url, secret: d.secret, eventId: d.event_id, payload: d.payload });
+        else claimed.push({ deliveryId: d.id, attemptId: randomUUID(), number: d.attempts + 1, surface: d.surface, url: d.url, secret: d.secret, payload: d.payload });
       }
       if (abandoned.length > 0) {
         await db.updateTable('webhook_deliveries').set({ status: 'abandoned', next_attempt_at: null, updated_at: now }).where('id', 'in', abandoned).execute();
@@ -239,7 +238,9 @@ export function webhooksRepository(db: Db | Tx) {
       const groups = new Map<string, FinishedAttempt[]>();
       for (const f of finished) {
         const key = `${f.status} ${f.nextAttemptAt} ${f.number}`;
-        groups.set(key, [...(groups.get(key) ?? []), f]);
+        const group = groups.get(key);
+        if (group) group.push(f);
+        else groups.set(key, [f]);
       }
       for (const [, group] of groups) {
         const { status, nextAttemptAt, number } = group[0]!;
