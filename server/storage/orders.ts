@@ -2,6 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Db, Storage, Tx } from './database.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from './positions.ts';
+import { partnerOf } from './organizations.ts';
 import type { OrdersTable } from './tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -43,8 +44,8 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     async insert(row: NewOrderRow): Promise<OrderRow | undefined> {
       // Read before the transaction (an organization's parent never changes): its first
       // statement is then the counter's write, which SQLite never has to upgrade a read to.
-      const owner = await db.selectFrom('organizations').select('parent_id').where('id', '=', row.organization_id).executeTakeFirstOrThrow();
-      const partnerId = owner.parent_id ?? row.organization_id;
+      const owner = await db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id).executeTakeFirstOrThrow();
+      const partnerId = partnerOf(owner);
       const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
       if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
       lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });

@@ -6,6 +6,12 @@ import type { OrganizationsTable } from './tables.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
+/**
+ * An organization's partner: its parent, or itself at the top. Webhook subscriptions and
+ * GET /orders belong to the partner.
+ */
+export const partnerOf = (organization: Pick<OrganizationRow, 'id' | 'parent_id'>) => organization.parent_id ?? organization.id;
+
 export interface NewOrganization {
   id: string;
   parentId: string | null;

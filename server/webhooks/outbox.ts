@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { PostgresAdapter, sql } from 'kysely';
 import type { components } from '../../generated/types/ramp.ts';
 import type { Tx } from '../storage/database.ts';
+import { partnerOf, type OrganizationRow } from '../storage/organizations.ts';
 import { webhooksRepository } from '../storage/webhooks.ts';
 import { canonicalJson } from './signature.ts';
 
@@ -37,10 +38,7 @@ export type V2EventType = keyof V2Objects;
 export type V1EventType = keyof V1Entities;
 
 /** The organization an event is about: its row, or the part of it the outbox reads. */
-export type EventOrganization = { id: string; parent_id: string | null };
-
-/** Subscriptions belong to the partner: the organization itself or its parent. */
-const partnerOf = (organization: EventOrganization) => organization.parent_id ?? organization.id;
+export type EventOrganization = Pick<OrganizationRow, 'id' | 'parent_id'>;
 
 export async function recordV2Event<T extends V2EventType>(
   tx: Tx,
