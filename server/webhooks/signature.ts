@@ -45,9 +45,3 @@ export function signCanonical(canonical: string, secret: string): string {
   }
   return `sha256=${createHmac('sha256', key).update(canonical, 'utf8').digest('hex')}`;
 }
-
-/** The canonical body to send and its signature. */
-export function signBody(body: unknown, secret: string): { canonical: string; signature: string } {
-  const canonical = canonicalJson(body);
-  return { canonical, signature: signCanonical(canonical, secret) };
-}
