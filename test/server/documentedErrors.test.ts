@@ -11,26 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/contract.ts';
 import { surfaceOf } from '../../server/errors.ts';
+import { deref, type Json } from '../support/documents.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const contract = loadContract();
-type Json = Record<string, any>;
 
 const operationOf = (o: ContractOperation): Json => contract.document.paths[o.path][o.method];
+const requestBodyOf = (o: ContractOperation): Json | undefined => operationOf(o).requestBody && deref(contract.document, operationOf(o).requestBody);
 const documents = (o: ContractOperation, status: number) => String(status) in (operationOf(o).responses ?? {});
 /** The media types documented for one response of an operation. */
 function documentedMediaTypes(o: ContractOperation, status: number): string[] {
-  let response: Json = operationOf(o).responses[String(status)];
-  if (typeof response.$ref === 'string') response = contract.document.components.responses[response.$ref.split('/').pop()!];
-  return Object.keys(response.content ?? {});
+  return Object.keys(deref(contract.document, operationOf(o).responses[String(status)]).content ?? {});
 }
-const takesJson = (o: ContractOperation) => 'application/json' in (operationOf(o).requestBody?.content ?? {});
+const takesJson = (o: ContractOperation) => 'application/json' in (requestBodyOf(o)?.content ?? {});
 
 /** The first example of the operation's JSON body: a body it accepts as valid. */
 function exampleBody(o: ContractOperation): string | undefined {
-  const examples = operationOf(o).requestBody?.content?.['application/json']?.examples as Json | undefined;
-  const first = examples && Object.values(examples)[0];
-  return first ? JSON.stringify(first.value) : undefined;
+  const examples = requestBodyOf(o)?.content?.['application/json']?.examples as Json | undefined;
+  const first = examples && Object.values<Json>(examples)[0];
+  return first ? JSON.stringify(deref(contract.document, first).value) : undefined;
 }
 const json = { 'Content-Type': 'application/json' };
 
@@ -46,13 +45,13 @@ const cases: {
 }[] = [
   { status: 401, cause: 'no API key', applies: (o) => !o.isPublic, request: () => ({ key: null }) },
   { status: 400, cause: 'a JSON body that does not parse', applies: takesJson, request: () => ({ headers: json, raw: '{"unfinished": ' }) },
-  { status: 415, cause: 'a text/plain body', applies: (o) => operationOf(o).requestBody !== undefined, request: () => ({ headers: { 'Content-Type': 'text/plain' }, raw: 'plain text' }) },
+  { status: 415, cause: 'a text/plain body', applies: (o) => requestBodyOf(o) !== undefined, request: () => ({ headers: { 'Content-Type': 'text/plain' }, raw: 'plain text' }) },
   { status: 413, cause: `a JSON body over ${bodyLimit}`, applies: takesJson, request: () => ({ headers: json, raw: JSON.stringify({ padding: 'x'.repeat(300 * 1024) }) }) },
   {
     status: 404,
     cause: 'ids that name nothing',
     // With the body of the contract's example, so that the ids are what the answer is about.
-    applies: (o) => o.path.includes('{') && (!operationOf(o).requestBody?.required || exampleBody(o) !== undefined),
+    applies: (o) => o.path.includes('{') && (!requestBodyOf(o)?.required || exampleBody(o) !== undefined),
     request: (o) => (exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {}),
     ids: 'unknown',
   },
@@ -74,8 +73,7 @@ function takesAnyQuery(o: ContractOperation): boolean {
 /** The operation's parameters, its path's included, references resolved. */
 function parametersOf(o: ContractOperation): Json[] {
   const item = contract.document.paths[o.path];
-  const resolve = (p: Json) => (typeof p.$ref === 'string' ? contract.document.components.parameters[p.$ref.split('/').pop()!] : p);
-  return [...(item.parameters ?? []), ...(operationOf(o).parameters ?? [])].map(resolve);
+  return [...(item.parameters ?? []), ...(operationOf(o).parameters ?? [])].map((p: Json) => deref(contract.document, p));
 }
 
 /** The names of an operation's path parameters that are UUIDs. */
