@@ -55,16 +55,18 @@ function openSqlite(dataDir: string): Storage {
   // still iterating rows gets a fresh statement).
   const statements = new Map<string, { statement: SQLite.Statement; rows: SqliteStatement }>();
   const prepare = (sql: string) => {
+    const kept = statements.get(sql);
+    if (kept && !kept.statement.busy) return kept.rows;
+    const statement = database.prepare(sql);
+    const prepared = { statement, rows: withRowMapper(statement) };
     // A schema change (the migrations) may change what a kept `SELECT *` returns, and with
-    // it the columns its row mapper was made for.
-    if (/^\s*(create|alter|drop)\b/i.test(sql)) statements.clear();
-    let prepared = statements.get(sql);
-    if (!prepared || prepared.statement.busy) {
-      const statement = database.prepare(sql);
-      prepared = { statement, rows: withRowMapper(statement) };
-      if (statements.size >= 500) statements.delete(statements.keys().next().value!);
-      statements.set(sql, prepared);
+    // it the columns its row mapper was made for: the kept statements go, and it is not kept.
+    if (/^\s*(create|alter|drop)\b/i.test(sql)) {
+      statements.clear();
+      return prepared.rows;
     }
+    if (statements.size >= 500) statements.delete(statements.keys().next().value!);
+    statements.set(sql, prepared);
     return prepared.rows;
   };
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }) });
