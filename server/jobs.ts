@@ -45,6 +45,13 @@ export function startJobs(services: Services, intervalMs: number, registered: Jo
       services.logger.error({ err: error, job: job.name }, 'job failed');
     }
   };
+  /** One run, tracked so that stop() waits for it. */
+  const runTracked = async (job: Job) => {
+    const run = runOne(job);
+    running.add(run);
+    await run;
+    running.delete(run);
+  };
   const loops = registered.map((job) => {
     const every = job.intervalMs?.(services) ?? intervalMs;
     let timer: NodeJS.Timeout | undefined;
@@ -55,10 +62,7 @@ export function startJobs(services: Services, intervalMs: number, registered: Jo
       if (stopped) return;
       inRun = true;
       wokenDuringRun = false;
-      const run = runOne(job);
-      running.add(run);
-      await run;
-      running.delete(run);
+      await runTracked(job);
       inRun = false;
       if (!stopped) timer = setTimeout(loop, wokenDuringRun ? 0 : every);
     };
@@ -82,15 +86,7 @@ export function startJobs(services: Services, intervalMs: number, registered: Jo
   });
   return {
     async tick() {
-      // Tracked like the loops' runs, so stop() waits for these too.
-      await Promise.all(
-        registered.map(async (job) => {
-          const run = runOne(job);
-          running.add(run);
-          await run;
-          running.delete(run);
-        }),
-      );
+      await Promise.all(registered.map(runTracked));
     },
     async stop() {
       stopped = true;
