@@ -144,6 +144,9 @@ export function retryingFetch(fetch: Fetch, baseUrl: string, options: RetryOptio
 
     async function wait(attempt: number, delayMs: number, reason: string) {
       options.onRetry?.({ attempt, delayMs, reason, request });
+      // An abort that came before the wait (while the answer was read, or from onRetry) ends it
+      // here: a sleep that only listens for 'abort' would never hear it.
+      request.signal.throwIfAborted();
       await sleep(delayMs, request.signal);
     }
   };

@@ -120,15 +120,38 @@ describe('retries', () => {
     await ramp.GET('/orders');
     expect(once.requests).toHaveLength(1);
 
+    // Aborted while the client waits before its second attempt.
     const aborted = scripted(problem('internal-error', 500), json(order));
     const controller = new AbortController();
+    let sleeping!: () => void;
+    const asleep = new Promise<void>((resolve) => (sleeping = resolve));
     const { ramp: slow } = clientWith(aborted, {
-      sleep: (_ms, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+      sleep: (_ms, signal) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason));
+          sleeping();
+        }),
     });
     const pending = slow.GET('/orders', { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('gave up')), 10);
+    await asleep;
+    controller.abort(new Error('gave up'));
     await expect(pending).rejects.toThrow('gave up');
     expect(aborted.requests).toHaveLength(1);
+  });
+
+  it('stop before waiting when the request was aborted before the wait began', async () => {
+    const transport = scripted(problem('internal-error', 500), json(order));
+    const controller = new AbortController();
+    const slept: number[] = [];
+    const { ramp } = clientWith(transport, {
+      // The abort lands after the answer was judged and before the wait: this sleep, which only
+      // listens for 'abort', would never end if the client slept anyway.
+      onRetry: () => controller.abort(new Error('gave up')),
+      sleep: (ms, signal) => new Promise((_resolve, reject) => (slept.push(ms), signal?.addEventListener('abort', () => reject(signal.reason)))),
+    });
+    await expect(ramp.GET('/orders', { signal: controller.signal })).rejects.toThrow('gave up');
+    expect(slept).toEqual([]);
+    expect(transport.requests).toHaveLength(1);
   });
 
   it('parse Retry-After', () => {
