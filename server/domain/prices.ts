@@ -125,8 +125,11 @@ export class PriceFeed {
   }
 
   private read(): PricesConfig {
-    this.loadedMtimeMs = statSync(this.file).mtimeMs;
-    return JSON.parse(readFileSync(this.file, 'utf8')) as PricesConfig;
+    const { mtimeMs } = statSync(this.file);
+    const config = JSON.parse(readFileSync(this.file, 'utf8')) as PricesConfig;
+    // Only a file that parsed counts as loaded: a half-written one is read again next time.
+    this.loadedMtimeMs = mtimeMs;
+    return config;
   }
 
   /** The current configuration, re-read at most once a second when the file changed. */

@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PriceFeed } from '../../server/domain/prices.ts';
+import { defaultPricesFile, PriceFeed } from '../../server/domain/prices.ts';
 
 // A moment with milliseconds, and others later in the same second: the feed reuses what it
 // built for the second, so each answer is compared with a fresh feed's for the same request.
@@ -55,5 +58,33 @@ describe('the price feed within one second', () => {
       cost.current_time = 'changed';
     }
     expect(feed.tokenCosts(at(2), 10)).toEqual(fresh().tokenCosts(at(2), 10));
+  });
+});
+
+describe('the prices file', () => {
+  it('is read again once it parses, even when the half-written read had the same mtime', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prices-'));
+    try {
+      const file = join(dir, 'prices.json');
+      const text = readFileSync(defaultPricesFile, 'utf8');
+      writeFileSync(file, text);
+      const feed = new PriceFeed(file);
+      expect(feed.tokenCosts(at(0)).NEWBOND).toBeUndefined();
+
+      const config = JSON.parse(text);
+      config.tokens.push({ ...config.tokens[0], symbol: 'NEWBOND', mint: 'NewBondMint1111111111111111111111111111111' });
+      const whole = JSON.stringify(config);
+      // The feed looks while the file is half written: it keeps what it had.
+      const mtime = new Date('2026-03-04T05:06:10.000Z');
+      writeFileSync(file, whole.slice(0, whole.length / 2));
+      utimesSync(file, mtime, mtime);
+      expect(feed.tokenCosts(at(2000)).NEWBOND).toBeUndefined();
+      // The writer finishes within the same mtime tick.
+      writeFileSync(file, whole);
+      utimesSync(file, mtime, mtime);
+      expect(feed.tokenCosts(at(4000)).NEWBOND).toMatchObject({ token_symbol: 'NEWBOND' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
