@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { slugOf } from '../support/errors.ts';
 
 let server: TestServer;
 let child: string;
@@ -15,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const slug = (response: { json_: any }) => String(response.json_?.type ?? '').split('/').pop();
 
 describe('a JSON body is taken as sent, never coerced', () => {
   it('refuses `false` where a string is required instead of storing "false"', async () => {
@@ -29,7 +29,7 @@ describe('a JSON body is taken as sent, never coerced', () => {
       body: { kind: 'bankAccount', rail: 'spei', accountDetails: { clabe: '002010077777777771' }, registrationInfo: { accountHolderName: false, taxId: 'GOMM900101AB3' } },
     });
     expect(account.status, account.text_).toBe(400);
-    expect(slug(account)).toBe('validation-error');
+    expect(slugOf(account)).toBe('validation-error');
     expect(await rowCounts(server)).toEqual(before);
   });
 
@@ -47,7 +47,7 @@ describe('page numbers beyond any page', () => {
     for (const path of ['/orders', '/organizations', '/webhook_subscriptions', `/organization/${server.partnerId}/payment_accounts`]) {
       const response = await server.call('GET', `${path}?pageNumber=800029326935549705241498563068821504`);
       expect(response.status, `${path} ${response.text_}`).toBe(400);
-      expect(slug(response)).toBe('invalid-request');
+      expect(slugOf(response)).toBe('invalid-request');
     }
   });
 

@@ -11,8 +11,8 @@ import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
 import { eventually, otherPartner } from '../webhooks/support.ts';
+import { slugOf } from '../support/errors.ts';
 
-const slug = (response: { json_: any }) => String(response.json_?.type ?? '').split('/').pop();
 /** What an error answer says, with ids taken out (they name what was asked for). */
 const shapeOf = (response: { status: number; json_: any; text_: string }) =>
   `${response.status} ${(response.json_?.type ?? response.json_?.error ?? response.text_).toString().replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')}`;
@@ -123,7 +123,7 @@ describe('organization boundaries', () => {
     expect((await server.call('GET', `/organization/${grandchild}`, { key: child.key })).status).toBe(200);
     const up = await server.call('GET', `/organization/${server.partnerId}`, { key: child.key });
     expect(up.status).toBe(404);
-    expect(slug(up)).toBe('not-found');
+    expect(slugOf(up)).toBe('not-found');
   });
 });
 
@@ -143,7 +143,7 @@ describe('keys and secrets', () => {
     expect((await server.call('DELETE', `/organization/${child}/api_key/${created.json_.id}`)).status).toBe(204);
     const v2 = await server.call('GET', `/organization/${child}`, { key });
     expect(v2.status).toBe(401);
-    expect(slug(v2)).toBe('unauthorized');
+    expect(slugOf(v2)).toBe('unauthorized');
     const v1 = await server.call('POST', '/ramp/customers', { key, body: {} });
     expect(v1.status).toBe(401);
     // Deleting a key twice, or another organization's key, is not found.
@@ -213,7 +213,7 @@ describe('webhook URLs in production', () => {
     for (const url of local) {
       const v2 = await server.call('POST', '/webhook_subscription', { body: { url, eventType: 'orderUpdated' } });
       expect(v2.status, `${url} ${v2.text_}`).toBe(400);
-      expect(slug(v2)).toBe('validation-error');
+      expect(slugOf(v2)).toBe('validation-error');
       const v1 = await server.call('POST', '/ramp/webhook', { body: { url, eventType: 'order_updated' } });
       expect(v1.status, `${url} ${v1.text_}`).toBe(400);
     }

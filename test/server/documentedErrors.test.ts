@@ -12,6 +12,7 @@ import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/contract.ts';
 import { surfaceOf } from '../../server/errors.ts';
 import { deref, type Json } from '../support/documents.ts';
+import { expectPlainError, expectSomeProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const contract = loadContract();
@@ -95,22 +96,21 @@ function pathOf(o: ContractOperation, server: TestServer, ids?: 'unknown' | 'mal
 }
 
 /** The surface's error format (seed part 7). */
-function expectFormat(o: ContractOperation, status: number, body: Json | undefined, contentType: string | null, where: string) {
+function expectFormat(o: ContractOperation, response: Awaited<ReturnType<TestServer['call']>>, where: string) {
   const surface = surfaceOf(o.path);
-  if (documentedMediaTypes(o, status).every((type) => type === 'text/html')) {
+  if (documentedMediaTypes(o, response.status).every((type) => type === 'text/html')) {
     // The sign-in page answers its errors as a page.
-    expect(contentType, where).toMatch(/^text\/html/);
+    expect(response.headers.get('content-type'), where).toMatch(/^text\/html/);
   } else if (surface === 'v2') {
-    expect(contentType, where).toMatch(/^application\/problem\+json/);
-    expect(body, where).toMatchObject({ type: expect.stringMatching(/^https:\/\/docs\.ramp\.example\/errors\//), title: expect.any(String), status: expect.any(Number), detail: expect.any(String) });
+    expectSomeProblem(response, where);
   } else if (surface === 'auth') {
-    expect(body, where).toMatchObject({ error: expect.any(String), error_description: expect.any(String) });
-  } else if (o.operationId === 'v1SubmitCustomerKyc' && body && 'details' in body) {
+    expect(response.json_, where).toMatchObject({ error: expect.any(String), error_description: expect.any(String) });
+  } else if (o.operationId === 'v1SubmitCustomerKyc' && response.json_ && 'details' in response.json_) {
     // The v1 KYC submission lists what is wrong in its body (server/submissionErrors.ts).
-    expect(body, where).toEqual({ error: expect.any(String), details: expect.any(Array) });
-    for (const detail of body.details) expect(detail, where).toEqual({ field: expect.any(String), message: expect.any(String) });
+    expect(response.json_, where).toEqual({ error: expect.any(String), details: expect.any(Array) });
+    for (const detail of response.json_.details) expect(detail, where).toEqual({ field: expect.any(String), message: expect.any(String) });
   } else {
-    expect(body, where).toEqual({ error: expect.any(String) });
+    expectPlainError(response, response.status, where);
   }
 }
 
@@ -130,7 +130,7 @@ describe('documented errors a request alone causes, on every operation that docu
         const response = await server.call(o.method.toUpperCase(), pathOf(o, server, c.ids) + (query ? `?${query}` : ''), request);
         const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${response.text_.slice(0, 300)}`;
         expect(response.status, where).toBe(c.status);
-        expectFormat(o, c.status, response.json_, response.headers.get('content-type'), where);
+        expectFormat(o, response, where);
       }
     });
   }
@@ -147,7 +147,7 @@ describe('documented errors a request alone causes, on every operation that docu
         const where = `${o.operationId} (GET ${o.path}): ${response!.text_.slice(0, 300)}`;
         expect(response!.status, where).toBe(429);
         expect(Number(response!.headers.get('retry-after')), where).toBeGreaterThan(0);
-        expectFormat(o, 429, response!.json_, response!.headers.get('content-type'), where);
+        expectFormat(o, response!, where);
       }
     } finally {
       await limited.close();

@@ -9,27 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
 import { loadContract } from '../../server/contract.ts';
 import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
+import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const contract = loadContract();
-
-/** The contract's problem of this slug, exactly: type, fixed title, status, a detail and a fresh instance. */
-function expectProblem(response: Response & { json_: any }, slug: string) {
-  const problem = contract.problems.get(slug)!;
-  expect(response.status, JSON.stringify(response.json_)).toBe(problem.status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(response.json_).toMatchObject({ type: problem.type, title: problem.title, status: problem.status, detail: expect.any(String) });
-  expect(response.json_.instance).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
-  expect(response.json_.type).toBe(`https://docs.ramp.example/errors/${slug}`);
-}
-
-/** v1 and lookup: `{"error": "<message>"}` as JSON, nothing else. */
-function expectPlainError(response: Response & { json_: any }, status: number) {
-  expect(response.status, JSON.stringify(response.json_)).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(response.json_).toEqual({ error: expect.any(String) });
-  expect(response.json_.error.length).toBeGreaterThan(0);
-}
 
 const json = { 'Content-Type': 'application/json' };
 
@@ -61,7 +44,7 @@ describe('errors', () => {
       for (const [label, headers] of badKeys(server)) {
         const response = await server.call('GET', '/organizations', { key: null, headers });
         expect(response.status, label).toBe(401);
-        expectProblem(response, 'unauthorized');
+        expectProblem(response, 401, 'unauthorized');
       }
       expect((await server.call('GET', '/organizations')).status).toBe(200);
     });
@@ -79,7 +62,7 @@ describe('errors', () => {
       expect(created.status).toBe(201);
       expect((await server.call('GET', '/organizations', { key: created.json_.key })).status).toBe(200);
       expect((await server.call('DELETE', `/organization/${server.partnerId}/api_key/${created.json_.id}`)).status).toBe(204);
-      expectProblem(await server.call('GET', '/organizations', { key: created.json_.key }), 'unauthorized');
+      expectProblem(await server.call('GET', '/organizations', { key: created.json_.key }), 401, 'unauthorized');
       expectPlainError(await server.call('GET', '/ramp/customers', { key: created.json_.key }), 401);
     });
 
@@ -97,10 +80,10 @@ describe('errors', () => {
 
   it('405 method-not-allowed with Allow, in each surface format', async () => {
     const v2 = await server.call('PATCH', '/organizations');
-    expectProblem(v2, 'method-not-allowed');
+    expectProblem(v2, 405, 'method-not-allowed');
     expect(v2.headers.get('allow')).toBe('GET');
     const withId = await server.call('PUT', `/organization/${server.partnerId}/api_key/${randomUUID()}`);
-    expectProblem(withId, 'method-not-allowed');
+    expectProblem(withId, 405, 'method-not-allowed');
     expect(withId.headers.get('allow')).toBe('DELETE');
     const v1 = await server.call('DELETE', '/ramp/customers');
     expectPlainError(v1, 405);
@@ -111,18 +94,18 @@ describe('errors', () => {
   });
 
   it('malformed JSON: v2 invalid-request, v1 {"error": ...}', async () => {
-    expectProblem(await server.call('POST', '/webhook_subscription', { raw: '{"url": ', headers: json }), 'invalid-request');
-    expectProblem(await server.call('POST', `/organization/${server.partnerId}/api_key`, { raw: '{oops', headers: json }), 'invalid-request');
+    expectProblem(await server.call('POST', '/webhook_subscription', { raw: '{"url": ', headers: json }), 400, 'invalid-request');
+    expectProblem(await server.call('POST', `/organization/${server.partnerId}/api_key`, { raw: '{oops', headers: json }), 400, 'invalid-request');
     expectPlainError(await server.call('POST', '/ramp/customers', { raw: '{"pageSize": 5,', headers: json }), 400);
     expectPlainError(await server.call('POST', '/ramp/organization', { raw: 'nope', headers: json }), 400);
   });
 
   it('413 payload-too-large and 415 unsupported-media-type', async () => {
     const big = JSON.stringify({ url: `https://example.com/${'x'.repeat(300_000)}`, eventType: 'orderUpdated' });
-    expectProblem(await server.call('POST', '/webhook_subscription', { raw: big, headers: json }), 'payload-too-large');
+    expectProblem(await server.call('POST', '/webhook_subscription', { raw: big, headers: json }), 413, 'payload-too-large');
     expectPlainError(await server.call('POST', '/ramp/customers', { raw: JSON.stringify({ pad: 'x'.repeat(300_000) }), headers: json }), 413);
     const text = await server.call('POST', '/webhook_subscription', { raw: 'url=https://example.com', headers: { 'Content-Type': 'text/plain' } });
-    expectProblem(text, 'unsupported-media-type');
+    expectProblem(text, 415, 'unsupported-media-type');
     expectPlainError(await server.call('POST', '/ramp/customers', { raw: '{}', headers: { 'Content-Type': 'text/plain' } }), 415);
   });
 
@@ -143,9 +126,9 @@ describe('errors', () => {
     const other = await stranger(server);
     const othersChild = await stranger(server, other);
     for (const id of [grandchild.id, other, othersChild, randomUUID()]) {
-      expectProblem(await server.call('GET', `/organization/${id}`), 'not-found');
-      expectProblem(await server.call('GET', `/organization/${id}/api_keys`), 'not-found');
-      expectProblem(await server.call('POST', `/organization/${id}/api_key`), 'not-found');
+      expectProblem(await server.call('GET', `/organization/${id}`), 404, 'not-found');
+      expectProblem(await server.call('GET', `/organization/${id}/api_keys`), 404, 'not-found');
+      expectProblem(await server.call('POST', `/organization/${id}/api_key`), 404, 'not-found');
       expectPlainError(await server.call('PUT', `/ramp/organization/${id}/name`, { body: { displayName: 'Renamed' } }), 404);
       expectPlainError(await server.call('GET', `/ramp/customer/${id}`), 404);
     }
@@ -154,11 +137,11 @@ describe('errors', () => {
   });
 
   it('a bad path id or query parameter is invalid-request (v2) or {"error"} (v1)', async () => {
-    expectProblem(await server.call('GET', '/organization/not-a-uuid'), 'invalid-request');
-    expectProblem(await server.call('GET', '/organizations?pageSize=0'), 'invalid-request');
-    expectProblem(await server.call('GET', '/organizations?pageSize=101'), 'invalid-request');
-    expectProblem(await server.call('GET', '/organizations?pageNumber=-1'), 'invalid-request');
-    expectProblem(await server.call('GET', '/organizations?unknown=1'), 'invalid-request');
+    expectProblem(await server.call('GET', '/organization/not-a-uuid'), 400, 'invalid-request');
+    expectProblem(await server.call('GET', '/organizations?pageSize=0'), 400, 'invalid-request');
+    expectProblem(await server.call('GET', '/organizations?pageSize=101'), 400, 'invalid-request');
+    expectProblem(await server.call('GET', '/organizations?pageNumber=-1'), 400, 'invalid-request');
+    expectProblem(await server.call('GET', '/organizations?unknown=1'), 400, 'invalid-request');
     expectPlainError(await server.call('GET', '/ramp/customer/not-a-uuid'), 400);
     const lookup = await server.call('GET', '/lookup/tokens/cost?max_age=-1', { key: null });
     expectPlainError(lookup, 400);
@@ -215,7 +198,7 @@ describe('an unexpected error', { timeout: 120_000 }, () => {
       // Storage failing under the server: every request that needs it fails unexpectedly.
       await server.services.storage.close();
       const v2 = await server.call('GET', '/organizations');
-      expectProblem(v2, 'internal-error');
+      expectProblem(v2, 500, 'internal-error');
       expect(v2.json_.detail).toBe(fixed);
       expect(Object.keys(v2.json_).sort()).toEqual(['detail', 'instance', 'status', 'title', 'type']);
       const logged = server.logs.map((line) => JSON.parse(line)).find((entry) => entry.instance === v2.json_.instance);
@@ -246,7 +229,7 @@ describe('in production', () => {
       const path = operation.path.replace(/\{[^}]+\}/g, server.partnerId);
       const response = await server.call(operation.method.toUpperCase(), path, { body: {} });
       if (path.startsWith('/sandbox/ramp/') || path.startsWith('/ramp/')) expectPlainError(response, 403);
-      else expectProblem(response, 'forbidden');
+      else expectProblem(response, 403, 'forbidden');
     }
   });
 
@@ -255,7 +238,7 @@ describe('in production', () => {
     expect((await server.call('GET', '/organizations')).status).toBe(200);
     const sand = server.key.replace('api_prod:', 'api_sand:');
     const response = await server.call('GET', '/organizations', { key: sand });
-    expectProblem(response, 'unauthorized');
+    expectProblem(response, 401, 'unauthorized');
     expect(response.json_.detail).toMatch(/sandbox/);
   });
 });

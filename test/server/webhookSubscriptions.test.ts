@@ -1,11 +1,11 @@
 /** v2 and v1 webhook subscriptions over HTTP: creation rules, the one-time secret, apartness, deletion. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { expectProblem } from '../support/errors.ts';
 import { newCustomer, person } from '../support/verification.ts';
 import { otherPartner } from '../webhooks/support.ts';
 
 const secretPattern = /^[A-Za-z0-9_-]{43}=$/;
-const problemType = (slug: string) => `https://docs.ramp.example/errors/${slug}`;
 
 async function count(server: TestServer, table: 'webhook_subscriptions') {
   const [row] = await server.services.storage.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).execute();
@@ -48,9 +48,7 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     expect((await server.call('POST', '/webhook_subscription', { body })).status).toBe(201);
     const before = await count(server, 'webhook_subscriptions');
     const again = await server.call('POST', '/webhook_subscription', { body });
-    expect(again.status).toBe(409);
-    expect(again.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(again.json_.type).toBe(problemType('conflict'));
+    expectProblem(again, 409, 'conflict');
     expect(await count(server, 'webhook_subscriptions')).toBe(before);
     // Another event type on the same URL is another subscription.
     expect((await server.call('POST', '/webhook_subscription', { body: { ...body, eventType: 'kycUpdated' } })).status).toBe(201);
@@ -73,8 +71,7 @@ describe('v2 webhook subscriptions (sandbox)', () => {
   ])('refuses %s with 400 and stores nothing', async (_, body, slug) => {
     const before = await count(server, 'webhook_subscriptions');
     const response = await server.call('POST', '/webhook_subscription', { body });
-    expect(response.status).toBe(400);
-    expect(response.json_.type).toBe(problemType(slug));
+    expectProblem(response, 400, slug);
     expect(await count(server, 'webhook_subscriptions')).toBe(before);
   });
 
@@ -113,17 +110,14 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     expect(deleted.text_).toBe('');
     for (const [method, path] of [['GET', `/webhook_subscription/${created.id}`], ['DELETE', `/webhook_subscription/${created.id}`], ['GET', `/webhook_subscription/${created.id}/deliveries`]] as const) {
       const response = await server.call(method, path);
-      expect(response.status, `${method} ${path}`).toBe(404);
-      expect(response.json_.type).toBe(problemType('not-found'));
+      expectProblem(response, 404, 'not-found', `${method} ${path}`);
     }
     expect((await server.call('POST', '/webhook_subscription', { body })).status).toBe(201);
   });
 
   it('answers 400 for a malformed id, 401 without a key, 405 for another method', async () => {
-    expect((await server.call('GET', '/webhook_subscription/not-a-uuid')).json_.type).toBe(problemType('invalid-request'));
-    const anonymous = await server.call('GET', '/webhook_subscriptions', { key: null });
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.json_.type).toBe(problemType('unauthorized'));
+    expectProblem(await server.call('GET', '/webhook_subscription/not-a-uuid'), 400, 'invalid-request');
+    expectProblem(await server.call('GET', '/webhook_subscriptions', { key: null }), 401, 'unauthorized');
     const put = await server.call('PUT', `/webhook_subscription/${crypto.randomUUID()}`, { body: {} });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toMatch(/GET/);
@@ -178,16 +172,14 @@ describe('v2 webhook subscriptions in production', () => {
   ])('refuses %s with validation-error on /url and stores nothing', async (_, url, detail) => {
     const before = await count(server, 'webhook_subscriptions');
     const response = await server.call('POST', '/webhook_subscription', { body: { url, eventType: 'orderUpdated' } });
-    expect(response.status).toBe(400);
-    expect(response.json_.type).toBe(problemType('validation-error'));
+    expectProblem(response, 400, 'validation-error');
     expect(response.json_.errors).toEqual([{ pointer: '/url', detail: expect.stringContaining(detail) }]);
     expect(await count(server, 'webhook_subscriptions')).toBe(before);
   });
 
   it('refuses the sandbox re-send with 403 forbidden', async () => {
     const response = await server.call('POST', `/sandbox/webhook_event/${crypto.randomUUID()}/resend`);
-    expect(response.status).toBe(403);
-    expect(response.json_.type).toBe(problemType('forbidden'));
+    expectProblem(response, 403, 'forbidden');
   });
 });
 

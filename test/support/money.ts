@@ -79,12 +79,6 @@ export async function accountEvents(server: TestServer, accountId: string) {
   return (await events(server, 'paymentAccountUpdated')).filter((e) => e.payload.paymentAccount.id === accountId).map((e) => e.payload);
 }
 
-/** Asserts the status and slug of a v2 problem answer. */
-export function expectProblem(response: { status: number; headers: Headers; json_: any }, status: number, slug: string) {
-  expect({ status: response.status, type: response.json_?.type }, JSON.stringify(response.json_)).toEqual({ status, type: `https://docs.ramp.example/errors/${slug}` });
-  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-}
-
 /** Registers a bank account for an organization and makes its SPEI destination ready. */
 export async function readyAccount(server: TestServer, organizationId: string, clabe = customerClabe()) {
   const created = await server.call('POST', `/organization/${organizationId}/payment_account`, {

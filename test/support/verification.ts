@@ -87,5 +87,3 @@ export async function refusedWithoutTrace<T>(server: TestServer, organizationId:
   return result;
 }
 
-/** The problem slug of a v2 error response. */
-export const slugOf = (response: { json_: any }) => String(response.json_?.type ?? '').split('/').pop();
