@@ -105,9 +105,6 @@ describe('list positions', () => {
   });
   afterAll(async () => {
     await storage.close();
-    // Let the closed pools' connections finish leaving before DROP DATABASE … WITH (FORCE)
-    // signals them (an unhandled 57P01 otherwise, now and then).
-    await new Promise((resolve) => setTimeout(resolve, 200));
     await database.drop();
   });
 
