@@ -5,11 +5,11 @@
  * contract, so an undocumented answer would show up here as a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPlainError, expectProblem, slugOf } from '../support/errors.ts';
 import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { newSeedKey, rawRequest, startServerProcess, type ServerProcess } from '../support/process.ts';
 import net from 'node:net';
-import { expectProblem, slugOf } from '../support/errors.ts';
 
 const json = { 'Content-Type': 'application/json' };
 
@@ -27,8 +27,7 @@ describe('bodies and headers no client should send', () => {
     expect(v2.status, v2.text_.slice(0, 300)).toBe(413);
     expect(slugOf(v2)).toBe('payload-too-large');
     const v1 = await server.call('POST', '/ramp/customers', { raw: JSON.stringify({ pageSize: 10, filters: null, padding: 'x'.repeat(2_000_000) }), headers: json });
-    expect(v1.status, v1.text_.slice(0, 300)).toBe(413);
-    expect(v1.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(v1, 413, v1.text_.slice(0, 300));
     const auth = await server.call('POST', '/auth/token', { key: null, raw: `grant_type=refresh_token&refresh_token=${'x'.repeat(2_000_000)}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(auth.status).toBeGreaterThanOrEqual(400);
     expect(auth.status).toBeLessThan(500);
@@ -120,8 +119,7 @@ describe('bodies and headers no client should send', () => {
       expect([400, 401], response.text.slice(0, 300)).toContain(response.status);
     }
     const v1 = await server.call('POST', '/ramp/customers', { key: 'api_sand:ñ:ñ' });
-    expect(v1.status).toBe(401);
-    expect(v1.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(v1, 401);
   });
 
   it('serves many requests in parallel, each one answered', async () => {

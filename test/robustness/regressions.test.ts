@@ -4,9 +4,9 @@
  * the contract, so an undocumented answer would be a 500 here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPlainError, slugOf } from '../support/errors.ts';
 import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { slugOf } from '../support/errors.ts';
 
 let server: TestServer;
 let child: string;
@@ -53,8 +53,7 @@ describe('page numbers beyond any page', () => {
 
   it('are a 400 in the v1 query and body', async () => {
     const query = await server.call('POST', '/ramp/webhooks?pageSize=30&pageNumber=800029326935549705241498563068821504', { body: { pageSize: 5 } });
-    expect(query.status, query.text_).toBe(400);
-    expect(query.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(query, 400, query.text_);
     const body = await server.call('POST', '/ramp/customers', { body: { pageNumber: 1e300 } });
     expect(body.status, body.text_).toBe(400);
     expect(body.json_).toEqual({ error: expect.stringMatching(/pageNumber/) });
@@ -73,8 +72,7 @@ describe('page numbers beyond any page', () => {
 it('refuses a max_age no client can read exactly (above 2^53 - 1) with a lookup 400', async () => {
   for (const path of ['/lookup/tokens/cost', '/lookup/tokens/cost/CETES', '/lookup/bonds/cost', '/lookup/exchange_rate']) {
     const response = await server.call('GET', `${path}?max_age=9223372036854775808`, { key: null });
-    expect(response.status, `${path} ${response.text_}`).toBe(400);
-    expect(response.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(response, 400, `${path} ${response.text_}`);
   }
   expect((await server.call('GET', '/lookup/tokens/cost?max_age=9007199254740991', { key: null })).status).toBe(200);
 });

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
 import { loadContract } from '../../server/contract.ts';
-import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
+import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const contract = loadContract();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPricesFile } from '../../server/domain/prices.ts';
+import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 describe('lookups', () => {
@@ -66,8 +67,7 @@ describe('lookups', () => {
     expect(left).toBeGreaterThan(0);
     for (const bad of ['-1', 'abc', '1.5']) {
       const response = await server.call('GET', `/lookup/tokens/cost?max_age=${bad}`, { key: null });
-      expect(response.status, bad).toBe(400);
-      expect(response.json_, bad).toEqual({ error: expect.any(String) });
+      expectPlainError(response, 400, bad);
     }
   });
 
@@ -112,8 +112,7 @@ describe('lookups', () => {
 
   it('refuse unknown query parameters with a lookup error', async () => {
     const response = await server.call('GET', '/lookup/country-codes?foo=1', { key: null });
-    expect(response.status).toBe(400);
-    expect(response.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(response, 400);
   });
 });
 
@@ -122,9 +121,8 @@ describe('lookups before the first prices', () => {
     const server = await startTestServer({ env: { RAMP_PRICES_WARMUP_MS: '60000' } });
     try {
       const tokens = await server.call('GET', '/lookup/tokens/cost', { key: null });
-      expect(tokens.status).toBe(503);
+      expectPlainError(tokens, 503);
       expect(tokens.headers.get('retry-after')).toBe('1');
-      expect(tokens.json_).toEqual({ error: expect.any(String) });
       expect((await server.call('GET', '/lookup/tokens/cost/CETES', { key: null })).status).toBe(503);
       expect((await server.call('GET', '/lookup/bonds/cost', { key: null })).status).toBe(500);
       expect((await server.call('GET', '/lookup/country-codes', { key: null })).status).toBe(200);

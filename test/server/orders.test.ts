@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clabeProblem } from '../../server/domain/clabe.ts';
-import { addCustomer, approve, manualClock, orderEvents, readyAccount, signerKeys, solanaAddress } from '../support/money.ts';
 import { expectProblem } from '../support/errors.ts';
+import { addCustomer, approve, manualClock, orderEvents, readyAccount, signerKeys, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 type Json = any;

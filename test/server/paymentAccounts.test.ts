@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountEvents, addCustomer, customerClabe, manualClock, submitKyc, withWrongCheckDigit } from '../support/money.ts';
 import { expectProblem } from '../support/errors.ts';
+import { accountEvents, addCustomer, customerClabe, manualClock, submitKyc, withWrongCheckDigit } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const holder = { accountHolderName: 'María Gómez Martínez', taxId: 'GOMM900101AB3' };

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCustomer, approve, customerClabe, manualClock, readyAccount, solanaAddress } from '../support/money.ts';
 import { expectProblem } from '../support/errors.ts';
+import { addCustomer, approve, customerClabe, manualClock, readyAccount, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const wallet = solanaAddress();

@@ -4,6 +4,7 @@
  * deprecated onboarding URL redemption.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { count, createCustomer, manualClock, newClabe, otherPartner, v1Events } from '../support/v1Money.ts';
 
@@ -90,8 +91,7 @@ describe('v1 bank accounts', () => {
   it('refuse a CLABE that is not 18 digits, and an unknown currency', async () => {
     for (const body of [{ customerId: approved, clabe: '01218000123456789' }, { customerId: approved, clabe: newClabe(), currency: 'USD' }]) {
       const response = await register(body);
-      expect(response.status).toBe(400);
-      expect(response.json_).toEqual({ error: expect.any(String) });
+      expectPlainError(response, 400);
     }
   });
 
@@ -135,8 +135,7 @@ describe('v1 bank accounts', () => {
   it('refuse a status that is not a bank account status', async () => {
     const { internalAccountId: id } = (await register({ customerId: approved, clabe: newClabe() })).json_;
     const response = await setStatus(id, { status: 'bank_account_verified' });
-    expect(response.status).toBe(400);
-    expect(response.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(response, 400);
     expect((await get(id)).status).toBe('bank_account_pending');
   });
 });
@@ -207,8 +206,7 @@ describe('the deprecated onboarding redemption', () => {
   it('refuses a body without a URL with 400', async () => {
     for (const body of [{}, { presignedUrl: 'not a url' }]) {
       const response = await server.call('POST', '/ramp/onboarding/bank-accounts', { key: null, body });
-      expect(response.status).toBe(400);
-      expect(response.json_).toEqual({ error: expect.any(String) });
+      expectPlainError(response, 400);
     }
   });
 

@@ -4,6 +4,7 @@
  * date filters (fromDate exclusive, toDate inclusive), and the customer-scoped variants.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createCustomer, manualClock, otherPartner, randomSolanaAddress } from '../support/v1Money.ts';
 
@@ -102,12 +103,10 @@ describe.each(['orders', 'wallets', 'bank-accounts'] as const)('POST /ramp/%s', 
 
   it('refuses malformed JSON, filters without fromDate, a date that is not ISO 8601 and a negative page', async () => {
     const malformed = await server.call('POST', path, { raw: '{"pageSize":', headers: { 'Content-Type': 'application/json' } });
-    expect(malformed.status).toBe(400);
-    expect(malformed.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(malformed, 400);
     for (const body of [{ filters: { toDate: '2026-01-01T00:00:00Z' } }, { filters: { fromDate: 'yesterday' } }, { pageNumber: -1 }]) {
       const response = await server.call('POST', path, { body });
-      expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.json_).toEqual({ error: expect.any(String) });
+      expectPlainError(response, 400, JSON.stringify(body));
     }
   });
 

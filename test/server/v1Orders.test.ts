@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clabeProblem } from '../../server/domain/clabe.ts';
+import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
   count,
@@ -347,12 +348,10 @@ describe('v1 order creation refuses', () => {
     const before = await count(server, 'v1_orders');
     for (const body of [{ ...onramp(), type: 'swap' }, { ...onramp(), sourceAmount: '2,50' }, { customerId: customer }]) {
       const response = await server.call('POST', '/ramp/order', { body });
-      expect(response.status).toBe(400);
-      expect(response.json_).toEqual({ error: expect.any(String) });
+      expectPlainError(response, 400);
     }
     const malformed = await server.call('POST', '/ramp/order', { raw: '{"customerId":', headers: { 'Content-Type': 'application/json' } });
-    expect(malformed.status).toBe(400);
-    expect(malformed.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(malformed, 400);
     expect(await count(server, 'v1_orders')).toBe(before);
   });
 
@@ -398,8 +397,7 @@ describe('v1 sandbox simulation input', () => {
   it('refuses an unknown action and a non-positive deposit with 400, changing nothing', async () => {
     const order = await create(onramp());
     const unknown = await simulate(order.id, 'teleport');
-    expect(unknown.status).toBe(400);
-    expect(unknown.json_).toEqual({ error: expect.any(String) });
+    expectPlainError(unknown, 400);
     const zero = await fiatReceived(order.id, '0');
     expect(zero.status).toBe(400);
     expect(zero.json_).toEqual({ error: 'amount must be greater than 0' });

@@ -1,6 +1,7 @@
 /** v1 wallets over HTTP: custody rules, chains, duplicates and scoping. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitsChain } from '../../server/domain/v1/chain.ts';
+import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { count, createCustomer, otherPartner, randomSolanaAddress, signerPublicKey, solanaAddress, stellarAddress } from '../support/v1Money.ts';
 
@@ -82,8 +83,7 @@ describe('v1 wallets', () => {
   it('refuse a chain or custody the contract does not know', async () => {
     for (const body of [{ custody: 'external', blockchain: 'ethereum', address: solanaAddress }, { custody: 'custodial', blockchain: 'solana', address: solanaAddress }]) {
       const response = await register(body);
-      expect(response.status).toBe(400);
-      expect(response.json_).toEqual({ error: expect.any(String) });
+      expectPlainError(response, 400);
     }
   });
 

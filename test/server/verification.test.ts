@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isApproved } from '../../server/domain/organizations.ts';
 import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { slugOf } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { company, eventsDuring, newCustomer, person, refusedWithoutTrace, snapshot } from '../support/verification.ts';
-import { slugOf } from '../support/errors.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCustomer, manualClock, signerKeys, solanaAddress } from '../support/money.ts';
 import { expectProblem } from '../support/errors.ts';
+import { addCustomer, manualClock, signerKeys, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 describe('wallets', () => {

@@ -1,7 +1,7 @@
 /** v2 and v1 webhook subscriptions over HTTP: creation rules, the one-time secret, apartness, deletion. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectProblem } from '../support/errors.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 import { newCustomer, person } from '../support/verification.ts';
 import { otherPartner } from '../webhooks/support.ts';
 
