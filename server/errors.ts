@@ -124,6 +124,11 @@ interface Failure {
   instance: string;
 }
 
+/** v1 and lookup: `{"error": "<message>"}`. */
+function renderPlain({ res, problem, type }: Failure) {
+  res.status(type.status).json({ error: plainMessage(problem) });
+}
+
 /** Each surface's error format (seed part 7). */
 const renderers: Record<Surface, (failure: Failure) => void> = {
   v2: ({ res, problem, type, instance }) => {
@@ -131,8 +136,8 @@ const renderers: Record<Surface, (failure: Failure) => void> = {
       JSON.stringify({ type: type.type, title: type.title, status: type.status, detail: problem.detail, instance, ...problem.extra }),
     );
   },
-  v1: ({ res, problem, type }) => void res.status(type.status).json({ error: plainMessage(problem) }),
-  lookup: ({ res, problem, type }) => void res.status(type.status).json({ error: plainMessage(problem) }),
+  v1: renderPlain,
+  lookup: renderPlain,
   auth: ({ req, res, error, problem, type }) => {
     // A request the validator or the body parser refused is an OAuth 400 (a page on /auth/launch).
     if (type.status < 500 && type.status !== 405) return renderOAuth(res, req, oauthErrorOf(error, problem, req.body));
