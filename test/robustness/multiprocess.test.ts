@@ -11,6 +11,7 @@ import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { solanaAddress } from '../support/money.ts';
+import { waitBudget } from '../support/wait.ts';
 
 /** 40 reads per organization in each 20-second window: a burst fits one window on a slow machine. */
 const readsPerSecond = 2;
@@ -127,8 +128,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     try {
       const events = await storage.db.selectFrom('events').select(['id']).where('type', '=', 'kycUpdated').execute();
       expect(events).toHaveLength(10);
-      await eventually(() => events.every((e) => (received.get(e.id) ?? 0) >= 2), 60_000, 'two attempts of every delivery');
-      await eventually(async () => (await storage.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').execute()).length === 0, 30_000, 'no pending delivery');
+      await eventually(() => events.every((e) => (received.get(e.id) ?? 0) >= 2), waitBudget, 'two attempts of every delivery');
+      await eventually(async () => (await storage.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').execute()).length === 0, waitBudget, 'no pending delivery');
       // Let any duplicate arrive before counting.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(events.map((e) => received.get(e.id))).toEqual(events.map(() => 2));

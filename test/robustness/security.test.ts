@@ -12,6 +12,7 @@ import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
 import { eventually, otherPartner } from '../webhooks/support.ts';
+import { waitBudget } from '../support/wait.ts';
 
 /** What an error answer says, with ids taken out (they name what was asked for). */
 const shapeOf = (response: { status: number; json_: any; text_: string }) =>
@@ -184,7 +185,7 @@ describe('keys and secrets', () => {
     const another = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Another', type: 'business' } })).json_.organizationId;
     expect((await server.call('POST', `/sandbox/organization/${another}/kyb`, { body: { status: 'inProgress' } })).status).toBe(200);
     // A delivery attempt is logged (to a closed port, so it fails and says why).
-    await eventually(async () => (await server.jobs.tick(), server.logs.some((line) => line.includes('webhook attempt'))), 30_000, 'a logged delivery attempt');
+    await eventually(async () => (await server.jobs.tick(), server.logs.some((line) => line.includes('webhook attempt'))), waitBudget, 'a logged delivery attempt');
     const logs = server.logs.join('\n');
     for (const secret of secrets) {
       expect(logs).not.toContain(secret);
