@@ -1690,9 +1690,10 @@ export interface paths {
          *     service; https in production). Private key members are refused. A JWT is accepted only if
          *     its `iss` equals `issuer` and one of the keys verifies it. Safe to repeat.
          *
-         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (at least 2048
-         *     bits, `RS256`), `EC` on `P-256` (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's
-         *     `alg`, when present, must be one of those three, and `kid`s must be unique. A `jwksUri`
+         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (a modulus of at
+         *     least 2048 bits, counted without leading zero bytes of `n`, `RS256`), `EC` on `P-256`
+         *     (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's `alg`, when present, must be one of
+         *     those three, and `kid`s must be unique. A `jwksUri`
          *     is fetched at once and must answer such a JWKS. An `issuer` is registered by one
          *     organization only: the `iss` claim decides which partner a person signs in to, so an
          *     issuer another organization holds is 409 `conflict`.
@@ -2169,6 +2170,10 @@ export interface paths {
          *     | `exp`, `iat` | both required; numeric dates. Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is honoured with the same leeway. *numbers designed* |
          *     | `email`, `name` | required; fill in the person's profile. Non-empty strings; `email` contains `@`, `name` has at most 200 characters (it becomes the customer's `displayName`). *limits designed* |
          *     | `picture` | optional; an `http(s)` URL of the person's picture |
+         *
+         *     A registered key that cannot verify the JWT (for example an RSA key under 2048 bits,
+         *     registered before `PUT /jwt_issuer` measured the modulus) is `invalid_grant` as well,
+         *     here and at `/auth/launch`: never a server error. *designed*
          *
          *     ### Tokens (designed)
          *

@@ -2,6 +2,7 @@
  * A partner's JSON Web Key Set: which keys we accept (public, usable with ES256, RS256 or
  * EdDSA) and fetching one from a `jwksUri` with a timeout and a size limit.
  */
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { importJWK, type JWK } from 'jose';
 import type { FieldError } from '../../problems.ts';
 import { acceptedAlgorithms, jwksFetchTimeoutMs, jwksMaxBytes } from './rules.ts';
@@ -19,8 +20,12 @@ function algorithmOf(key: Record<string, unknown>): { alg: string } | { reason: 
   let alg: string;
   if (key.kty === 'RSA') {
     if (typeof key.n !== 'string' || typeof key.e !== 'string') return { reason: 'is an RSA key without n and e' };
-    // base64url length → modulus bits; anything under 2048 is too weak to sign people in.
-    if (Math.floor((key.n.replace(/=+$/, '').length * 6) / 8) * 8 < 2048) return { reason: 'is an RSA key shorter than 2048 bits' };
+    // Anything under 2048 bits is too weak to sign people in. The modulus is measured as the
+    // verifier measures it (leading zero bytes of `n` do not count), not by the length of its
+    // base64url: a padded short key would pass here and make every JWT naming it fail later.
+    const bits = rsaModulusBits(key);
+    if (bits === undefined) return { reason: 'is not a valid RSA public key' };
+    if (bits < 2048) return { reason: `is an RSA key of ${bits} bits; at least 2048 are required` };
     alg = 'RS256';
   } else if (key.kty === 'EC') {
     if (key.crv !== 'P-256') return { reason: 'is an EC key not on P-256 (ES256)' };
@@ -35,6 +40,14 @@ function algorithmOf(key: Record<string, unknown>): { alg: string } | { reason: 
     return { reason: `has alg ${String(key.alg)}, which is not accepted for this key (${acceptedAlgorithms.join(', ')})` };
   }
   return { alg };
+}
+
+function rsaModulusBits(key: Record<string, unknown>): number | undefined {
+  try {
+    return createPublicKey({ key: { kty: 'RSA', n: key.n, e: key.e } as JsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Field errors of a JWKS (pointers under `at`), or none when every key is acceptable. */
