@@ -3593,6 +3593,18 @@ export interface components {
             /**
              * Format: uri
              * @description HTTPS URL that receives the deliveries. `http://` is 400 in every environment.
+             *
+             *     In production it must also name a public host (designed): a literal address, or a
+             *     name that resolves at delivery time, in loopback, private, link-local, multicast or any
+             *     other range of the IANA IPv4 and IPv6 special-purpose address registries (or IPv6
+             *     outside `2000::/3`) is refused. Literal addresses and names that always mean a local
+             *     network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, single-label names) are
+             *     400 when subscribing; what DNS answers is checked when connecting, so a name that later
+             *     resolves inward is not delivered to. IPv6 addresses carrying an IPv4 address are judged
+             *     by it when mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::a.b.c.d`), and refused as
+             *     IPv4-compatible (`::a.b.c.d`), local-use NAT64 (`64:ff9b:1::/48`), 6to4 (`2002::/16`)
+             *     or Teredo (`2001::/32`). Redirects are not followed. The sandbox accepts any https
+             *     host, loopback included.
              * @example https://partner.example.com/webhooks/ramp
              */
             url: string;
@@ -5001,12 +5013,26 @@ export interface components {
         /**
          * WebhookSubscriptionRequest
          * @description Subscribes a URL to one event type. One subscription per URL and event type (a second is
-         *     409 `conflict`). Production URLs must use https; the sandbox also accepts http.
+         *     409 `conflict`). Production URLs must use https on a public host (see `url`); the sandbox
+         *     also accepts http, and any host.
          */
         WebhookSubscriptionRequest: {
             /**
              * Format: uri
              * @description Where deliveries are POSTed.
+             *
+             *     In production the URL must use https and name a public host (designed): a literal
+             *     address, or a name that resolves at delivery time, in loopback, private, link-local,
+             *     multicast or any other range of the IANA IPv4 and IPv6 special-purpose address
+             *     registries (or IPv6 outside `2000::/3`) is refused. Literal addresses and names that
+             *     always mean a local network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`,
+             *     single-label names) are `validation-error` when subscribing; what DNS answers is
+             *     checked when connecting, so a name that later resolves inward is not delivered to (the
+             *     attempt's `error` starts with `address not allowed`). IPv6 addresses carrying an IPv4
+             *     address are judged by it when mapped (`::ffff:a.b.c.d`) or NAT64
+             *     (`64:ff9b::a.b.c.d`), and refused as IPv4-compatible (`::a.b.c.d`), local-use NAT64
+             *     (`64:ff9b:1::/48`), 6to4 (`2002::/16`) or Teredo (`2001::/32`). Redirects are not
+             *     followed. The sandbox accepts any host, loopback included.
              */
             url: string;
             eventType: components["schemas"]["WebhookEventType"];
@@ -7806,7 +7832,10 @@ export interface operations {
                     "application/json": components["schemas"]["V1WebhookCreated"];
                 };
             };
-            /** @description The body is not valid JSON, the URL is not an `https` URL, or the event type is not one of the six v1 events. */
+            /**
+             * @description The body is not valid JSON, the URL is not an `https` URL (or, in production, names a
+             *     host that is not public: see `url`), or the event type is not one of the six v1 events.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9146,7 +9175,8 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON, unknown `eventType`) or `validation-error` (fields
-             *     missing or malformed, or an http URL in production).
+             *     missing or malformed, or in production an http URL or one on a host that is not
+             *     public: see `url`).
              */
             400: {
                 headers: {
