@@ -5279,6 +5279,20 @@ export interface components {
              *     answer a valid JWKS within 5 seconds is `validation-error`), keeps the keys for 5
              *     minutes, and fetches them again sooner when a JWT names a `kid` it does not hold, at
              *     most once every 30 seconds (designed).
+             *
+             *     *Designed:* in production the host must be public, by the rule of webhook URLs
+             *     (`WebhookSubscriptionRequest.url`): a literal address or a local name (`localhost`,
+             *     `*.local`, …) that is not is refused at once, and a name that resolves to a loopback,
+             *     private, link-local or other special-purpose address is refused when connecting, at
+             *     registration and at every later fetch. Redirects are not followed. The sandbox fetches
+             *     from any host, loopback included.
+             *
+             *     When the fetch fails, the `validation-error` says only `the JWKS could not be fetched`
+             *     and one of two reasons: `its host is not a public address` (the rule above), or `no
+             *     acceptable JWKS came back` (no connection, no answer in time, a status other than 2xx,
+             *     a redirect, more than 64 KiB, not JSON, or keys refused). It never repeats what the
+             *     host answered: not its status, its body, nor what is wrong with its keys. To see the
+             *     latter, send the same keys inline as `jwks`.
              */
             jwksUri?: string;
         };
@@ -9501,8 +9515,10 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON) or `validation-error` (both or neither of `jwks` and
-             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` in
-             *     production, a `jwksUri` that does not answer a valid JWKS, other fields malformed).
+             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` or one
+             *     on a host that is not public in production, a `jwksUri` that does not answer a valid
+             *     JWKS, other fields malformed). A failed fetch is described in the same words whatever
+             *     the host answered (see `jwksUri`).
              */
             400: {
                 headers: {
