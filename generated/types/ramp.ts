@@ -1690,9 +1690,10 @@ export interface paths {
          *     service; https in production). Private key members are refused. A JWT is accepted only if
          *     its `iss` equals `issuer` and one of the keys verifies it. Safe to repeat.
          *
-         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (at least 2048
-         *     bits, `RS256`), `EC` on `P-256` (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's
-         *     `alg`, when present, must be one of those three, and `kid`s must be unique. A `jwksUri`
+         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (a modulus of at
+         *     least 2048 bits, counted without leading zero bytes of `n`, `RS256`), `EC` on `P-256`
+         *     (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's `alg`, when present, must be one of
+         *     those three, and `kid`s must be unique. A `jwksUri`
          *     is fetched at once and must answer such a JWKS. An `issuer` is registered by one
          *     organization only: the `iss` claim decides which partner a person signs in to, so an
          *     issuer another organization holds is 409 `conflict`.
@@ -2169,6 +2170,10 @@ export interface paths {
          *     | `exp`, `iat` | both required; numeric dates. Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is honoured with the same leeway. *numbers designed* |
          *     | `email`, `name` | required; fill in the person's profile. Non-empty strings; `email` contains `@`, `name` has at most 200 characters (it becomes the customer's `displayName`). *limits designed* |
          *     | `picture` | optional; an `http(s)` URL of the person's picture |
+         *
+         *     A registered key that cannot verify the JWT (for example an RSA key under 2048 bits,
+         *     registered before `PUT /jwt_issuer` measured the modulus) is `invalid_grant` as well,
+         *     here and at `/auth/launch`: never a server error. *designed*
          *
          *     ### Tokens (designed)
          *
@@ -3588,6 +3593,18 @@ export interface components {
             /**
              * Format: uri
              * @description HTTPS URL that receives the deliveries. `http://` is 400 in every environment.
+             *
+             *     In production it must also name a public host (designed): a literal address, or a
+             *     name that resolves at delivery time, in loopback, private, link-local, multicast or any
+             *     other range of the IANA IPv4 and IPv6 special-purpose address registries (or IPv6
+             *     outside `2000::/3`) is refused. Literal addresses and names that always mean a local
+             *     network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, single-label names) are
+             *     400 when subscribing; what DNS answers is checked when connecting, so a name that later
+             *     resolves inward is not delivered to. IPv6 addresses carrying an IPv4 address are judged
+             *     by it when mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::a.b.c.d`), and refused as
+             *     IPv4-compatible (`::a.b.c.d`), local-use NAT64 (`64:ff9b:1::/48`), 6to4 (`2002::/16`)
+             *     or Teredo (`2001::/32`). Redirects are not followed. The sandbox accepts any https
+             *     host, loopback included.
              * @example https://partner.example.com/webhooks/ramp
              */
             url: string;
@@ -4996,12 +5013,26 @@ export interface components {
         /**
          * WebhookSubscriptionRequest
          * @description Subscribes a URL to one event type. One subscription per URL and event type (a second is
-         *     409 `conflict`). Production URLs must use https; the sandbox also accepts http.
+         *     409 `conflict`). Production URLs must use https on a public host (see `url`); the sandbox
+         *     also accepts http, and any host.
          */
         WebhookSubscriptionRequest: {
             /**
              * Format: uri
              * @description Where deliveries are POSTed.
+             *
+             *     In production the URL must use https and name a public host (designed): a literal
+             *     address, or a name that resolves at delivery time, in loopback, private, link-local,
+             *     multicast or any other range of the IANA IPv4 and IPv6 special-purpose address
+             *     registries (or IPv6 outside `2000::/3`) is refused. Literal addresses and names that
+             *     always mean a local network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`,
+             *     single-label names) are `validation-error` when subscribing; what DNS answers is
+             *     checked when connecting, so a name that later resolves inward is not delivered to (the
+             *     attempt's `error` starts with `address not allowed`). IPv6 addresses carrying an IPv4
+             *     address are judged by it when mapped (`::ffff:a.b.c.d`) or NAT64
+             *     (`64:ff9b::a.b.c.d`), and refused as IPv4-compatible (`::a.b.c.d`), local-use NAT64
+             *     (`64:ff9b:1::/48`), 6to4 (`2002::/16`) or Teredo (`2001::/32`). Redirects are not
+             *     followed. The sandbox accepts any host, loopback included.
              */
             url: string;
             eventType: components["schemas"]["WebhookEventType"];
@@ -5248,6 +5279,20 @@ export interface components {
              *     answer a valid JWKS within 5 seconds is `validation-error`), keeps the keys for 5
              *     minutes, and fetches them again sooner when a JWT names a `kid` it does not hold, at
              *     most once every 30 seconds (designed).
+             *
+             *     *Designed:* in production the host must be public, by the rule of webhook URLs
+             *     (`WebhookSubscriptionRequest.url`): a literal address or a local name (`localhost`,
+             *     `*.local`, …) that is not is refused at once, and a name that resolves to a loopback,
+             *     private, link-local or other special-purpose address is refused when connecting, at
+             *     registration and at every later fetch. Redirects are not followed. The sandbox fetches
+             *     from any host, loopback included.
+             *
+             *     When the fetch fails, the `validation-error` says only `the JWKS could not be fetched`
+             *     and one of two reasons: `its host is not a public address` (the rule above), or `no
+             *     acceptable JWKS came back` (no connection, no answer in time, a status other than 2xx,
+             *     a redirect, more than 64 KiB, not JSON, or keys refused). It never repeats what the
+             *     host answered: not its status, its body, nor what is wrong with its keys. To see the
+             *     latter, send the same keys inline as `jwks`.
              */
             jwksUri?: string;
         };
@@ -7801,7 +7846,10 @@ export interface operations {
                     "application/json": components["schemas"]["V1WebhookCreated"];
                 };
             };
-            /** @description The body is not valid JSON, the URL is not an `https` URL, or the event type is not one of the six v1 events. */
+            /**
+             * @description The body is not valid JSON, the URL is not an `https` URL (or, in production, names a
+             *     host that is not public: see `url`), or the event type is not one of the six v1 events.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9141,7 +9189,8 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON, unknown `eventType`) or `validation-error` (fields
-             *     missing or malformed, or an http URL in production).
+             *     missing or malformed, or in production an http URL or one on a host that is not
+             *     public: see `url`).
              */
             400: {
                 headers: {
@@ -9466,8 +9515,10 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON) or `validation-error` (both or neither of `jwks` and
-             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` in
-             *     production, a `jwksUri` that does not answer a valid JWKS, other fields malformed).
+             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` or one
+             *     on a host that is not public in production, a `jwksUri` that does not answer a valid
+             *     JWKS, other fields malformed). A failed fetch is described in the same words whatever
+             *     the host answered (see `jwksUri`).
              */
             400: {
                 headers: {

@@ -207,6 +207,8 @@ describe('webhook URLs in production', () => {
     'https://[::ffff:127.0.0.1]/hooks', 'https://localhost/hooks', 'https://api.localhost/hooks', 'https://10.0.0.8/hooks', 'https://172.16.5.4/hooks',
     'https://192.168.1.10/hooks', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/hooks', 'https://[fe80::1]/hooks', 'https://0.0.0.0/hooks',
     'https://100.64.0.1/hooks', 'https://intranet/hooks', 'https://printer.local/hooks', 'https://db.internal/hooks', 'http://partner.example.com/hooks',
+    // IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64, 6to4, Teredo.
+    'https://[::127.0.0.1]/hooks', 'https://[64:ff9b::a9fe:a9fe]/hooks', 'https://[2002:7f00:1::1]/hooks', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hooks',
   ];
 
   it('refuses loopback, private, link-local and local names, v2 and v1, storing nothing', async () => {

@@ -59,18 +59,20 @@ async function verifySignature(services: Services, issuer: JwtIssuerRow, jwt: st
       return await compactVerify(jwt, createLocalJWKSet(jwks), options);
     } catch (error) {
       if (error instanceof jose.JWKSNoMatchingKey) return 'no-key';
-      if (error instanceof jose.JWKSMultipleMatchingKeys) {
-        // No kid and several candidate keys: try each.
+      if (!(error instanceof jose.JWKSMultipleMatchingKeys)) throw translate(error);
+      // No kid and several candidate keys: try each (the iteration imports them, and may throw too).
+      try {
         for await (const key of error) {
           try {
             return await compactVerify(jwt, key, options);
           } catch (inner) {
-            if (!(inner instanceof jose.JWSSignatureVerificationFailed)) throw translate(inner);
+            if (!(inner instanceof jose.JWSSignatureVerificationFailed)) throw inner;
           }
         }
-        throw grant('The assertion\'s signature does not verify with any key of the issuer.');
+      } catch (inner) {
+        throw translate(inner);
       }
-      throw translate(error);
+      throw grant('The assertion\'s signature does not verify with any key of the issuer.');
     }
   };
   let result = await attempt(await issuerKeys(services, issuer, false));
@@ -88,11 +90,18 @@ async function verifySignature(services: Services, issuer: JwtIssuerRow, jwt: st
   }
 }
 
-function translate(error: unknown): unknown {
+/**
+ * Every failure of verification is the caller's `invalid_grant` (createToken, launchSession):
+ * nothing here touches storage, so an error that is not jose's own comes from importing or
+ * using the issuer's stored key (jose throws a TypeError for an RSA key under 2048 bits, one
+ * registered before PUT /jwt_issuer measured the modulus). It must never be a 500 on these
+ * unauthenticated endpoints.
+ */
+function translate(error: unknown): OAuthError {
   if (error instanceof jose.JWSSignatureVerificationFailed) return grant('The assertion\'s signature does not verify with the issuer\'s key.');
   if (error instanceof jose.JOSEAlgNotAllowed) return grant('The assertion\'s alg is not accepted.');
   if (error instanceof jose.JOSEError) return grant(`The assertion cannot be verified: ${error.message}.`);
-  return error;
+  return grant('The issuer\'s registered key cannot verify the assertion; the partner must register usable keys with PUT /jwt_issuer.');
 }
 
 const nonEmptyString = (value: unknown, max = 512): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max;
