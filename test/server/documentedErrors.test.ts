@@ -13,6 +13,7 @@ import { loadContract, type ContractOperation } from '../../server/contract.ts';
 import { surfaceOf } from '../../server/errors.ts';
 import { deref, type Json } from '../support/documents.ts';
 import { expectPlainError, expectSomeProblem } from '../support/errors.ts';
+import { rawRequest } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const contract = loadContract();
@@ -154,3 +155,42 @@ describe('documented errors a request alone causes, on every operation that docu
     }
   });
 });
+
+/** One request with no body headers at all, as `curl -X POST` sends it, or with `Content-Length: 0`. */
+async function bodyless(server: TestServer, o: ContractOperation, path: string, length: 'absent' | 'zero') {
+  const { port } = new URL(server.url);
+  const headers = [`Host: localhost`, 'Connection: close', ...(o.isPublic ? [] : [`Authorization: ${server.key}`]), ...(length === 'zero' ? ['Content-Length: 0'] : [])];
+  const { text } = await rawRequest(Number(port), `${o.method.toUpperCase()} ${path} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
+  const [head = '', ...rest] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const body = Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8');
+  let parsed: unknown;
+  try { parsed = JSON.parse(body); } catch { parsed = undefined; }
+  return Object.assign(new Response(null, { status: Number(statusLine.split(' ')[1]), headers: lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]) }), { json_: parsed as any, text_: body });
+}
+
+describe('a request with no body is one with an empty body, on every operation that takes one', () => {
+  for (const env of ['sandbox', 'production'] as const) {
+    it(`answers the same as to an empty body, never a 5xx (${env})`, async () => {
+      const server = await startTestServer({ env: { RAMP_ENV: env } });
+      try {
+        const operations = contract.operations.filter((o) => requestBodyOf(o) !== undefined);
+        expect(operations.length).toBeGreaterThan(30);
+        for (const o of operations) {
+          const path = pathOf(o, server);
+          const absent = await bodyless(server, o, path, 'absent');
+          const empty = await bodyless(server, o, path, 'zero');
+          const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${absent.text_.slice(0, 300)}`;
+          expect(absent.status, where).toBeLessThan(500);
+          expect(documents(o, absent.status), where).toBe(true);
+          if (absent.status >= 400) expectFormat(o, absent, where);
+          const withoutInstance = (text: string) => text.replace(/urn:uuid:[0-9a-f-]{36}/g, 'urn:uuid:…');
+          expect({ status: absent.status, body: withoutInstance(absent.text_) }, where).toEqual({ status: empty.status, body: withoutInstance(empty.text_) });
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
