@@ -10,7 +10,7 @@ import { errorHandler, internalCause, surfaceOf } from './errors.ts';
 import { limitReads } from './domain/rateLimit.ts';
 import type { Caller, Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import { Problem, validationError } from './problems.ts';
-import { maxArrayItems, oversizedArray } from './domain/requestLimits.ts';
+import { refusedParameter, refusedValue } from './domain/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './submissionErrors.ts';
 import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
@@ -43,9 +43,10 @@ export function createApp(services: Services, handlers: Handlers) {
       },
       express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
       express.urlencoded({ extended: false, limit: bodyLimit }),
+      // Every string of the body, JSON or form, and every array's length (domain/requestLimits.ts).
       (req, _res, next) => {
-        const pointer = oversizedArray(req.body);
-        next(pointer === undefined ? undefined : validationError([{ pointer, detail: `must not have more than ${maxArrayItems} items` }]));
+        const refused = refusedValue(req.body);
+        next(refused === undefined ? undefined : validationError([refused]));
       },
     ),
   );
@@ -114,6 +115,9 @@ export function createApp(services: Services, handlers: Handlers) {
       if (!route) return next();
       // Decoded by the validator and coerced to their schema types.
       req.params = openapi!.pathParams ?? {};
+      // The parameters' text, as the body's was (domain/requestLimits.ts), before any handler looks it up.
+      const refused = refusedParameter('path', req.params) ?? refusedParameter('query', req.query);
+      if (refused) return next(new Problem('invalid-request', refused));
       route(req, res, next);
     }),
   );
