@@ -2150,7 +2150,9 @@ export interface paths {
          *     one of `invalid_request`, `invalid_grant`, `invalid_scope`, `unsupported_grant_type`. A
          *     request that fails the schema is answered the same way: a missing `grant_type` or a
          *     missing `assertion` / `refresh_token` is `invalid_request`, an unknown `grant_type` is
-         *     `unsupported_grant_type`. Responses carry `Cache-Control: no-store`.
+         *     `unsupported_grant_type`. A parameter, or a string of the JWT's header or claims, that
+         *     is not well-formed Unicode or contains the NUL character is `invalid_request`, checked
+         *     before the issuer is looked up (*designed*). Responses carry `Cache-Control: no-store`.
          *
          *     ### The partner JWT
          *
@@ -3846,7 +3848,7 @@ export interface components {
         };
         /**
          * InvalidRequestProblem
-         * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter, or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
+         * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter (one that is not well-formed Unicode or contains the NUL character U+0000 included), or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
          */
         InvalidRequestProblem: components["schemas"]["Problem"] & {
             /** @constant */
@@ -4089,7 +4091,7 @@ export interface components {
         };
         /**
          * ValidationErrorProblem
-         * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed. `errors` lists each one with a JSON Pointer into the request.
+         * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed (a string that is not well-formed Unicode or contains the NUL character U+0000 included). `errors` lists each one with a JSON Pointer into the request.
          */
         ValidationErrorProblem: components["schemas"]["ValidationProblem"] & {
             /** @constant */
@@ -4108,7 +4110,8 @@ export interface components {
         /**
          * BadRequestProblem
          * @description A v2 400: `invalid-request` (malformed JSON, a bad parameter, a failed value check) or
-         *     `validation-error` (fields missing, not allowed or malformed; `errors` lists them). Every
+         *     `validation-error` (fields missing, not allowed or malformed, a string that is not
+         *     well-formed Unicode or contains U+0000 included; `errors` lists them). Every
          *     operation whose 400 is one of these two refers to this one union, so a client generated
          *     from the contract decodes each of them into the same type.
          */
@@ -6074,7 +6077,7 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
-        /** @description `invalid-request`: The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter, or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100). */
+        /** @description `invalid-request`: The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter (one that is not well-formed Unicode or contains the NUL character U+0000 included), or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100). */
         InvalidRequest: {
             headers: {
                 [name: string]: unknown;
@@ -6204,7 +6207,8 @@ export interface components {
         };
         /**
          * @description The query string is wrong: `max_age` is not an integer of 0 or more, or the query names a
-         *     parameter the operation does not define. The body is a `LookupError`.
+         *     parameter the operation does not define; or a path or query value contains the NUL
+         *     character (`%00`). The body is a `LookupError`.
          */
         LookupBadRequest: {
             headers: {
@@ -6262,6 +6266,21 @@ export interface components {
                 "Cache-Control": "no-store";
                 /** @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`. */
                 "Content-Security-Policy": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /**
+         * @description A query parameter (name or value) that is not well-formed Unicode or contains the NUL
+         *     character (`%00`): a page saying which, with `<meta name="app-error"
+         *     content="invalid_request">`. Nothing is shown of the session. *Designed.*
+         */
+        AppPageBadRequest: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control": "no-store";
                 [name: string]: unknown;
             };
             content: {
@@ -6365,7 +6384,9 @@ export interface components {
         MaxAge: number;
         /**
          * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-         *     parameters are accepted; the page shows them and the flow reads those it knows.
+         *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+         *     string of a request, each name and value must be well-formed Unicode without the NUL
+         *     character (otherwise 400).
          * @example {
          *       "amount": "500"
          *     }
@@ -6602,6 +6623,7 @@ export type ResponseLookupInternalError = components['responses']['LookupInterna
 export type ResponseLookupServiceUnavailable = components['responses']['LookupServiceUnavailable'];
 export type ResponseLookupBondPricesUnavailable = components['responses']['LookupBondPricesUnavailable'];
 export type ResponseAppPage = components['responses']['AppPage'];
+export type ResponseAppPageBadRequest = components['responses']['AppPageBadRequest'];
 export type ResponseAppPageSignedOut = components['responses']['AppPageSignedOut'];
 export type ResponseAppPageForbidden = components['responses']['AppPageForbidden'];
 export type ParameterV1OrgId = components['parameters']['V1OrgId'];
@@ -10221,8 +10243,8 @@ export interface operations {
                 };
             };
             /**
-             * @description `origin` is missing (production) or is not an origin: a page naming
-             *     `invalid_request`. The page posts no message.
+             * @description `origin` is missing (production), is not an origin, or contains the NUL character:
+             *     a page naming `invalid_request`. The page posts no message.
              */
             400: {
                 headers: {
@@ -10289,7 +10311,9 @@ export interface operations {
             /**
              * @description A page naming the OAuth error (`invalid_request`, `unsupported_grant_type`,
              *     `invalid_grant`, `invalid_scope`, `invalid_target`) in its text and in
-             *     `<meta name="oauth-error" content="<code>">`. No cookie is set.
+             *     `<meta name="oauth-error" content="<code>">`. No cookie is set. A field, or a
+             *     string of the JWT, that is not well-formed Unicode or contains the NUL character is
+             *     `invalid_request`, as is a request with no body at all.
              */
             400: {
                 headers: {
@@ -10306,7 +10330,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10320,6 +10346,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10329,7 +10356,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10343,6 +10372,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10352,7 +10382,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10366,6 +10398,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10375,7 +10408,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10389,6 +10424,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10398,7 +10434,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10412,6 +10450,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10421,7 +10460,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10435,6 +10476,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
         };
     };

@@ -7,6 +7,7 @@
  */
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as jose, type CompactVerifyResult, type JWTPayload } from 'jose';
 import { OAuthError } from '../../problems.ts';
+import { refusedValue } from '../requestLimits.ts';
 import type { Services } from '../../services.ts';
 import { jwtIssuersRepository, type JwtIssuerRow } from '../../storage/auth.ts';
 import { issuerKeys } from './issuers.ts';
@@ -37,6 +38,13 @@ export async function verifyAssertion(services: Services, jwt: string): Promise<
     unverified = decodeJwt(jwt);
   } catch {
     throw grant('The assertion is not a signed JWT in compact serialization.');
+  }
+  // Its strings meet the rule of every string a request carries (domain/requestLimits.ts)
+  // before any of them is looked up: `iss` names the issuer to find, and the verified claims
+  // are the same text.
+  for (const [part, value] of [['header', header], ['payload', unverified]] as const) {
+    const refused = refusedValue(value, Infinity);
+    if (refused) throw new OAuthError('invalid_request', `The assertion's ${part}${refused.pointer === '/' ? '' : ` at ${refused.pointer}`} ${refused.detail}.`);
   }
   // Checked before any key is touched: `none` and HMAC (where the "secret" could be our
   // copy of the public key) never reach verification.

@@ -232,3 +232,8 @@ export function forbiddenPage(flow: Flow): string {
     '<meta name="app-error" content="insufficient_scope">\n',
   );
 }
+
+/** An app page refused before it is shown (a query parameter that is not text): what is wrong. */
+export function invalidRequestPage(detail: string): string {
+  return page('Bad request · Ramp', `<h1>Bad request</h1>\n<p id="error_description">${escapeHtml(detail)}</p>`, '<meta name="app-error" content="invalid_request">\n');
+}
