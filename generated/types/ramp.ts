@@ -10138,10 +10138,18 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The embedder's origin, `scheme://host[:port]` with no path (`https://partner.example`).
-                 *     Messages from any other origin are ignored and the page posts only to it. Required in
-                 *     production, where it must be `https`; optional in the sandbox and on the local server.
-                 *     It may be sent as is (`?origin=https://partner.example`) or percent-encoded.
+                 * @description The embedder's origin (`https://partner.example`). Messages from any other origin are
+                 *     ignored and the page posts only to it. Required in production, where it must be
+                 *     `https`; optional in the sandbox and on the local server, which also take `http`. It
+                 *     may be sent as is (`?origin=https://partner.example`) or percent-encoded.
+                 *
+                 *     *Designed:* it must be an origin exactly as browsers serialize it (`location.origin`,
+                 *     `event.origin`): `scheme://host[:port]`, lowercase, with no default port, path,
+                 *     trailing slash, query, fragment or credentials. The host is a DNS name (international
+                 *     names in their `xn--` form) or an IPv4 address: no wildcard (`*`), no IPv6 literal,
+                 *     none of `;` `,` `'` or spaces. Anything else is 400 `invalid_request`. The server
+                 *     checks it with the WHATWG URL parser: `new URL(origin).origin` must give it back
+                 *     unchanged.
                  * @example https://partner.example
                  */
                 origin?: string;

@@ -216,4 +216,62 @@ describe('GET /auth/launch', () => {
       expect(oauthError(response.text_)).toBe('invalid_request');
     }
   });
+
+  it('accepts an origin with a port, an IPv4 address or a punycode host, written as its own serialization', async () => {
+    for (const origin of ['http://localhost:5173', 'https://127.0.0.1:8443', 'https://xn--bcher-kva.example', 'https://a-b.partner.example']) {
+      const response = await open(`/auth/launch?origin=${encodeURIComponent(origin)}`);
+      expect(response.status, origin).toBe(200);
+      expect(response.headers.get('content-security-policy')).toMatch(new RegExp(`; frame-ancestors ${origin.replace(/[.]/g, '\\.')}$`));
+    }
+  });
+});
+
+/**
+ * `origin` is written into `frame-ancestors`: a host the URL parser takes but a CSP
+ * host-source cannot name would widen the policy (`*`) or add a directive (`;`). Sent as is
+ * and percent-encoded, in the sandbox and in production.
+ */
+const notOrigins = [
+  'https://*', 'https://*.partner.example', 'https://partner.example;sandbox', 'https://partner.example;frame-ancestors *',
+  'https://partner.example,https://evil.example', "https://partner.example'", 'https://partner.example sandbox', 'https://a b.example',
+  'https://partner_example.com', 'https://-partner.example', 'https://partner..example', 'https://partner.example.', 'https://[::1]',
+  'https://PARTNER.example', 'https://partner.example:443', 'https://user@partner.example', 'https://bücher.example', 'https://0x7f.1',
+  'https://partner.example:99999', 'https://partner.example?x', 'https://partner.example#x', 'https:partner.example', 'javascript://partner.example',
+];
+
+function refusesEveryNotOrigin(get: (path: string) => Promise<Response & { text_: string }>) {
+  return async () => {
+    for (const origin of notOrigins) {
+      for (const query of [encodeURIComponent(origin), origin.replace(/ /g, '%20').replace(/#/g, '%23')]) {
+        const response = await get(`/auth/launch?origin=${query}`);
+        expect(response.status, origin).toBe(400);
+        expect(response.headers.get('content-type'), origin).toMatch(/^text\/html/);
+        expect(oauthError(response.text_), origin).toBe('invalid_request');
+        expect(response.headers.get('content-security-policy'), origin).not.toMatch(/frame-ancestors|sandbox/);
+        expect(response.text_, origin).not.toContain('service:auth:request');
+      }
+    }
+  };
+}
+
+describe('GET /auth/launch with an origin that is not one', () => {
+  it('answers the invalid_request page in the sandbox', refusesEveryNotOrigin(open));
+});
+
+describe('GET /auth/launch in production', () => {
+  let production: TestServer;
+  beforeAll(async () => {
+    production = await startTestServer({ env: { RAMP_ENV: 'production', RAMP_APP_URL: 'https://app.ramp.example' } });
+  });
+  afterAll(async () => {
+    await production?.close();
+  });
+
+  it('answers the invalid_request page for an origin that is not one', refusesEveryNotOrigin((path) => production.call('GET', path, { key: null })));
+
+  it('takes an https origin only', async () => {
+    expect((await production.call('GET', '/auth/launch?origin=https://partner.example:8443', { key: null })).status).toBe(200);
+    const http = await production.call('GET', '/auth/launch?origin=http://partner.example', { key: null });
+    expect(oauthError(http.text_)).toBe('invalid_request');
+  });
 });

@@ -98,22 +98,40 @@ export function checkReturnUrl(value: string | undefined, env: Environment): str
 }
 
 /**
- * `origin` of the postMessage page: `scheme://host[:port]` exactly; required and https in
- * production. Undefined means "any origin" (sandbox and local only).
+ * A host a CSP `host-source` can name: DNS labels of letters, digits and inner hyphens
+ * (what the WHATWG parser leaves of a host name, lowercased and punycoded) or an IPv4
+ * address. The URL parser alone lets through hosts such as `*` or `a.com;sandbox`, which
+ * written into `frame-ancestors` would allow every site or add a directive.
+ */
+const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const cspHost = new RegExp(`^${label}(?:\\.${label})*$`);
+
+/**
+ * `origin` of the postMessage page (and of a framed launch): a serialized origin exactly,
+ * `scheme://host[:port]` as the WHATWG URL parser serializes it (`new URL(x).origin === x`:
+ * lowercase, no default port, no path, no credentials), whose host is a host name or an
+ * IPv4 address. https, or http outside production. Undefined means "none given".
  */
 export function checkEmbedderOrigin(value: string | undefined, env: Environment): string | undefined {
   if (value === undefined) {
     if (env === 'production') throw new OAuthError('invalid_request', 'The origin parameter is required.');
     return undefined;
   }
+  return checkOrigin(value, env);
+}
+
+export function checkOrigin(value: string, env: Environment): string {
   let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
     url = undefined;
   }
-  if (!url || url.origin !== value) throw new OAuthError('invalid_request', 'origin must be an origin, scheme://host[:port], with no path or trailing slash.');
-  if (env === 'production' && url.protocol !== 'https:') throw new OAuthError('invalid_request', 'origin must use https.');
+  if (!url || url.origin !== value || !cspHost.test(url.hostname)) {
+    throw new OAuthError('invalid_request', 'origin must be an origin, scheme://host[:port] with a host name or an IPv4 address, and no path or trailing slash.');
+  }
+  const allowed = env === 'production' ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol)) throw new OAuthError('invalid_request', `origin must use ${env === 'production' ? 'https' : 'http or https'}.`);
   return value;
 }
 
