@@ -106,6 +106,7 @@ describe('POST /auth/launch', () => {
   const failures: [string, () => Promise<Record<string, string>>, string][] = [
     ['an expired JWT', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ iat: Math.floor(Date.now() / 1000) - 400, exp: Math.floor(Date.now() / 1000) - 200 }), target: '/kyc' }), 'invalid_grant'],
     ['an unknown scope', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc loans' }), target: '/kyc' }), 'invalid_scope'],
+    ['a JWT whose aud also names another audience', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ aud: ['https://evil.example', partner.audience] }), target: '/kyc' }), 'invalid_grant'],
     ['an unknown grant_type', async () => ({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
     ['no target', async () => ({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
     ['a javascript: return_url', async () => ({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
