@@ -2264,9 +2264,14 @@ export interface paths {
          *
          *     **Targets** (designed allowlist): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`,
          *     `/account`, each matched exactly and optionally followed by a query string that is
-         *     passed on unchanged (`/onramp?amount=500`). Any other path is refused with
-         *     `invalid_target`. The target's flow must be among the credential's scopes (`/kyc` needs
-         *     `kyc`, `/onramp` needs `onramp`, …; `/account` needs none), otherwise `invalid_scope`.
+         *     passed on unchanged (`/onramp?amount=500`), at most 2048 characters in all. Every other
+         *     target is refused with `invalid_target`, whatever its shape: another path, an absolute
+         *     URL (even one on the application host), `//host/…`, another scheme, an empty string,
+         *     a fragment, spaces, one too long. Only a missing `target`, or one that is not a string,
+         *     is `invalid_request`. The target's flow must be among the credential's scopes (`/kyc`
+         *     needs `kyc`, `/onramp` needs `onramp`, …; `/account` needs none), otherwise
+         *     `invalid_scope`. The `GET /auth/launch` page sends the `target` of its embedder's
+         *     message here unchanged, so the same rules and errors apply to it.
          *
          *     **Errors** are a 400 HTML page naming the OAuth error code in its text and in
          *     `<meta name="oauth-error" content="<code>">`: `invalid_request` (a missing field, a bad
@@ -5885,8 +5890,12 @@ export interface components {
             /**
              * @description The app path to open, with an optional query string passed on unchanged. Allowed
              *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly. Any other path is answered with `invalid_target`, which is why the
-             *     allowlist is not a schema pattern. The path's flow must be one of the JWT's scopes
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the JWT's scopes
              *     (`/account` needs none), otherwise `invalid_scope`.
              */
             target: string;
@@ -5917,8 +5926,13 @@ export interface components {
             /**
              * @description The app path to open, with an optional query string passed on unchanged. Allowed
              *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly. Any other path is answered with `invalid_target`. The path's flow must be
-             *     one of the refresh token's scopes (`/account` needs none), otherwise `invalid_scope`.
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the refresh token's scopes
+             *     (`/account` needs none), otherwise `invalid_scope`.
              */
             target: string;
             /**

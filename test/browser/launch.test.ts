@@ -173,13 +173,19 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       expect(await context.cookies(appOrigin)).toEqual([]);
       await page.screenshot({ path: join(artifactsDir, 'launch-invalid-target.png') });
 
-      await page.goto(`${siteOrigin}/embed?target=/settings`);
-      const frame = page.frameLocator('#ramp');
-      expect(await frame.locator('#error').textContent({ timeout: 15_000 })).toBe('invalid_target');
-      await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
-      const received = await page.evaluate(() => (window as unknown as { received: unknown[] }).received);
-      expect(received).toEqual([{ type: 'service:auth:request' }, { type: 'service:auth:error', error: 'invalid_target' }]);
-      await page.screenshot({ path: join(artifactsDir, 'launch-iframe-invalid-target.png') });
+      // The postMessage page sends its embedder's target on as it is: an absolute URL is
+      // invalid_target there too, not invalid_request.
+      for (const target of ['/settings', 'https://evil.example/kyc']) {
+        await page.goto(`${siteOrigin}/embed?target=${encodeURIComponent(target)}`);
+        const frame = page.frameLocator('#ramp');
+        expect(await frame.locator('#error').textContent({ timeout: 15_000 }), target).toBe('invalid_target');
+        await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
+        const received = await page.evaluate(() => (window as unknown as { received: unknown[] }).received);
+        expect(received, target).toEqual([{ type: 'service:auth:request' }, { type: 'service:auth:error', error: 'invalid_target' }]);
+        expect(frameWith(page, '/auth/launch'), target).toBeDefined();
+        if (target === '/settings') await page.screenshot({ path: join(artifactsDir, 'launch-iframe-invalid-target.png') });
+      }
+      expect(await context.cookies(appOrigin)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -77,19 +77,43 @@ describe('POST /auth/launch', () => {
     expect(document.headers.get('set-cookie')).toMatch(/SameSite=Lax$/);
   });
 
-  const targets = ['/settings', '/kyc/', '/kyc/../admin', '//evil.example/kyc', '/kyc#fragment', '/KYC', '/kyc\\@evil.example', '/auth/token'];
+  // Whatever its shape, a target that is not allowed is invalid_target (absolute URLs too,
+  // which a schema pattern once answered with invalid_request).
+  const targets = [
+    '/settings', '/kyc/', '/kyc/../admin', '//evil.example/kyc', '/kyc#fragment', '/KYC', '/kyc\\@evil.example', '/auth/token',
+    'https://evil.example/kyc', 'http://localhost:3000/kyc', 'javascript:alert(1)', 'data:text/html,hi', 'kyc', '', ' /kyc', '?kyc',
+    `/kyc?${'a'.repeat(2100)}`,
+  ];
   for (const target of targets) {
-    it(`refuses the target ${JSON.stringify(target)} with invalid_target, consuming nothing`, async () => {
+    it(`refuses the target ${JSON.stringify(target.slice(0, 40))} with invalid_target, consuming nothing`, async () => {
       const assertion = await partner.sign();
-      const response = await launch({ grant_type: jwtBearer, assertion, target });
-      expect(response.status).toBe(400);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(oauthError(response.text_)).toBe('invalid_target');
-      expect(response.headers.get('set-cookie')).toBeNull();
+      for (const response of [await launch({ grant_type: jwtBearer, assertion, target }), await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion, target } })]) {
+        expect(response.status).toBe(400);
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(oauthError(response.text_)).toBe('invalid_target');
+        expect(response.text_).toContain('<code id="error">invalid_target</code>');
+        expect(response.headers.get('set-cookie')).toBeNull();
+      }
       // The JWT was not used up: it still signs in.
       expect((await launch({ grant_type: jwtBearer, assertion, target: '/kyc' })).status).toBe(200);
     });
   }
+
+  it('refuses the app\'s own origin as an absolute target too, and keeps the refresh token', async () => {
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }) })).json_;
+    for (const target of [`${server.url}/kyc`, 'https://evil.example/kyc']) {
+      const refused = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target });
+      expect(oauthError(refused.text_)).toBe('invalid_target');
+    }
+    expect((await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' })).status).toBe(200);
+  });
+
+  it('answers a target that is no string (JSON) or is missing with invalid_request', async () => {
+    for (const target of [42, ['/kyc'], { path: '/kyc' }, null, undefined]) {
+      const response = await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target } });
+      expect(oauthError(response.text_), JSON.stringify(target)).toBe('invalid_request');
+    }
+  });
 
   it("refuses a target whose flow is not in the scopes with invalid_scope; /account needs none", async () => {
     const assertion = await partner.sign({ scope: 'kyc' });

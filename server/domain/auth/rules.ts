@@ -59,12 +59,21 @@ export interface LaunchTarget {
   flow: Flow | null;
 }
 
-/** An allowlisted app path with an optional query string, else `invalid_target`. */
+/** The longest target a launch opens (path and query). */
+export const maxTargetLength = 2048;
+
+/**
+ * An allowlisted app path with an optional query string, else `invalid_target`: whatever
+ * the shape of what was sent (an absolute URL, a scheme-relative one, an empty string, one
+ * too long), a target that is not allowed is `invalid_target`, never `invalid_request`. The
+ * contract's schema therefore gives `target` no pattern and no length.
+ */
 export function checkTarget(target: string, appUrl: string): LaunchTarget {
   const query = target.indexOf('?');
   const path = query === -1 ? target : target.slice(0, query);
-  const refused = new OAuthError('invalid_target', `${path || target} cannot be opened from a launch; open one of ${Object.keys(launchTargets).join(', ')}.`);
-  if (!Object.hasOwn(launchTargets, path)) throw refused;
+  const shown = target === '' ? 'An empty target' : (path || target).length > 100 ? `${(path || target).slice(0, 100)}…` : path || target;
+  const refused = new OAuthError('invalid_target', `${shown} cannot be opened from a launch; open one of ${Object.keys(launchTargets).join(', ')}.`);
+  if (!Object.hasOwn(launchTargets, path) || target.length > maxTargetLength) throw refused;
   // The query is passed on as sent, but it must not carry a fragment, spaces or controls, and
   // the whole target must stay on the app's own origin.
   if (/[#\s\\\u0000-\u001f\u007f]/.test(target)) throw refused;
