@@ -2244,7 +2244,10 @@ export interface paths {
          *     required in production (without it, 400 `invalid_request`); the sandbox and the local
          *     server accept its absence and then take messages from any origin. The page may be
          *     framed only by `origin` (`Content-Security-Policy: frame-ancestors <origin>`; any
-         *     ancestor when `origin` is omitted).
+         *     ancestor when `origin` is omitted). It passes `origin` on to `POST /auth/launch`, so the
+         *     app pages of the session it opens may be framed by `origin` alone; a session launched
+         *     without `origin` opens pages that no one may frame (`frame-ancestors 'none'`): to embed
+         *     the app, give `origin`.
          *
          *     The page is self-contained: its script is inline and allowed by a hash in its
          *     `Content-Security-Policy`, it loads nothing else and may connect only to its own origin.
@@ -2273,9 +2276,12 @@ export interface paths {
          *     `invalid_scope`. The `GET /auth/launch` page sends the `target` of its embedder's
          *     message here unchanged, so the same rules and errors apply to it.
          *
+         *     **Framing** (designed). The pages of the session may be framed only by the `origin`
+         *     given to the launch (query parameter), and by nobody without one.
+         *
          *     **Errors** are a 400 HTML page naming the OAuth error code in its text and in
          *     `<meta name="oauth-error" content="<code>">`: `invalid_request` (a missing field, a bad
-         *     `return_url`, another content type), `unsupported_grant_type`, `invalid_grant` (the JWT
+         *     `return_url` or `origin`, another content type), `unsupported_grant_type`, `invalid_grant` (the JWT
          *     or refresh token fails), `invalid_scope`, `invalid_target`. No cookie is set.
          */
         post: operations["launchSession"];
@@ -6229,8 +6235,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
-                /** @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`. */
-                "Content-Security-Policy": string;
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6245,6 +6251,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6259,6 +6267,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6349,6 +6359,22 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /**
+         * @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`
+         *     (no script, nothing loaded) and `frame-ancestors`, which says who may frame the page
+         *     (*designed*): the `origin` of the launch that opened the session
+         *     (`/auth/launch?origin=https://partner.example` gives
+         *     `frame-ancestors https://partner.example`), and nobody (`frame-ancestors 'none'`) when
+         *     the launch named no origin or there is no session. Another origin cannot frame a
+         *     signed-in page, even one of the same site, which the session cookie would reach.
+         */
+        SessionPageContentSecurityPolicy: string;
+        /**
+         * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
+         *     Absent when the session's launch named an `origin`: the header has no form that allows
+         *     one origin, and `frame-ancestors` then rules. *Designed.*
+         */
+        "X-Frame-Options": "DENY";
     };
     pathItems: never;
 }
@@ -6587,6 +6613,8 @@ export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
+export type HeaderXFrameOptions = components['headers']['X-Frame-Options'];
 export type $defs = Record<string, never>;
 export interface operations {
     v1CreateOrganization: {
@@ -10207,7 +10235,21 @@ export interface operations {
     };
     launchSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description *Designed.* The origin of the page that frames the app, when the launch runs in a
+                 *     frame (`https://partner.example`), with the rules of the `origin` of
+                 *     `GET /auth/launch` (an origin exactly as browsers serialize it, a DNS or IPv4 host;
+                 *     `https` in production). The app pages of the session, and this launch's answer, may
+                 *     be framed by that origin alone (`Content-Security-Policy: frame-ancestors <origin>`);
+                 *     without it they cannot be framed at all (`frame-ancestors 'none'`,
+                 *     `X-Frame-Options: DENY`). A form POST into a frame names it in its `action`
+                 *     (`{app_url}/auth/launch?origin=https://partner.example`); the `GET /auth/launch` page
+                 *     sends its own `origin`. An invalid one is `invalid_request`, and nothing is consumed.
+                 * @example https://partner.example
+                 */
+                origin?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10245,12 +10287,15 @@ export interface operations {
                      *
                      *     A signed-in page opened in a frame by another site finds no cookie (a `Lax`
                      *     cookie is not sent to a cross-site frame, a partitioned one belongs to the site
-                     *     that launched it), so the app pages can be framed by the partner without a
-                     *     `frame-ancestors` list.
+                     *     that launched it). Another origin of the same site would find it, so the pages
+                     *     of a session also say who may frame them: the launch's `origin` only, or nobody
+                     *     (see the `origin` parameter).
                      */
                     "Set-Cookie": string;
                     /** @description Always `no-store`. */
                     "Cache-Control": "no-store";
+                    "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -175,6 +175,73 @@ describe('POST /auth/launch', () => {
   });
 });
 
+/** Who may frame a page, as its headers say. */
+const framing = (response: Response) => ({
+  ancestors: /frame-ancestors ([^;]+)$/.exec(response.headers.get('content-security-policy') ?? '')?.[1],
+  xFrameOptions: response.headers.get('x-frame-options'),
+});
+const nobody = { ancestors: "'none'", xFrameOptions: 'DENY' };
+const only = (origin: string) => ({ ancestors: origin, xFrameOptions: null });
+
+describe('who may frame the pages of a session', () => {
+  const pages = ['/kyc', '/onramp', '/account'];
+  const everyPage = async (cookie: string | undefined) => Promise.all(pages.map(async (path) => ({ path, ...framing(await open(path, cookie)) })));
+
+  it('nobody, after a launch that names no origin (form, JSON, refresh token)', async () => {
+    const scope = 'kyc onramp';
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) })).json_;
+    const launches = [
+      await launchJwt('/kyc', { scope }),
+      await launchJwt('/kyc', { scope }, {}, { 'Sec-Fetch-Dest': 'iframe' }),
+      await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' } }),
+      await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' }),
+    ];
+    for (const response of launches) {
+      expect(response.status).toBe(200);
+      expect(framing(response)).toEqual(nobody);
+      for (const page of await everyPage(cookieOf(response))) expect(page).toEqual({ path: page.path, ...nobody });
+    }
+  });
+
+  it("the launch's origin alone, after a launch that names one (form, JSON, refresh token)", async () => {
+    const scope = 'kyc onramp';
+    const origin = 'https://wallet.partner.example:8443';
+    const path = `/auth/launch?origin=${encodeURIComponent(origin)}`;
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) })).json_;
+    const form = (fields: Record<string, string>) =>
+      server.call('POST', path, { key: null, raw: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Dest': 'iframe' } });
+    const launches = [
+      await form({ grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' }),
+      await server.call('POST', `/auth/launch?origin=${origin}`, { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' } }),
+      await form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' }),
+    ];
+    for (const response of launches) {
+      expect(response.status).toBe(200);
+      expect(framing(response)).toEqual(only(origin));
+      for (const page of await everyPage(cookieOf(response))) expect(page).toEqual({ path: page.path, ...only(origin) });
+    }
+    // A page outside the scopes (403) keeps the session's rule; without a session (401), nobody.
+    const kycOnly = cookieOf(await form({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }), target: '/kyc' }));
+    const outside = await open('/onramp', kycOnly);
+    expect(outside.status).toBe(403);
+    expect(framing(outside)).toEqual(only(origin));
+    const signedOut = await open('/kyc');
+    expect(signedOut.status).toBe(401);
+    expect(framing(signedOut)).toEqual(nobody);
+  });
+
+  it('refuses an origin that is not one with invalid_request, consuming nothing', async () => {
+    const assertion = await partner.sign();
+    for (const origin of ['https://*', 'https://partner.example;sandbox', 'https://partner.example/', 'partner.example']) {
+      const response = await server.call('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body: { grant_type: jwtBearer, assertion, target: '/kyc' } });
+      expect(response.status, origin).toBe(400);
+      expect(oauthError(response.text_), origin).toBe('invalid_request');
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+    expect((await launch({ grant_type: jwtBearer, assertion, target: '/kyc' })).status).toBe(200);
+  });
+});
+
 describe('the app pages', () => {
   it('answer 401 without a session, and with an unknown one', async () => {
     for (const cookie of [undefined, 'ramp_session=s_forged']) {
@@ -298,5 +365,17 @@ describe('GET /auth/launch in production', () => {
     expect((await production.call('GET', '/auth/launch?origin=https://partner.example:8443', { key: null })).status).toBe(200);
     const http = await production.call('GET', '/auth/launch?origin=http://partner.example', { key: null });
     expect(oauthError(http.text_)).toBe('invalid_request');
+  });
+
+  it('takes an https origin only for the framing of a session too', async () => {
+    const partner = await Partner.create(production);
+    await partner.register();
+    const launchWith = async (origin: string) =>
+      production.call('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc' } });
+    expect(oauthError((await launchWith('http://partner.example')).text_)).toBe('invalid_request');
+    expect(oauthError((await launchWith('https://*')).text_)).toBe('invalid_request');
+    const framed = await launchWith('https://partner.example');
+    expect(framed.status).toBe(200);
+    expect(framing(await production.call('GET', '/kyc', { key: null, headers: { Cookie: cookieOf(framed)! } }))).toEqual(only('https://partner.example'));
   });
 });
