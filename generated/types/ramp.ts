@@ -1606,6 +1606,16 @@ export interface paths {
          *     (`keyPrefix`) are. An organization has at most 5 active keys (409 `conflict`). There is
          *     no rotation in place: create a new key, switch over, delete the old one. The call takes
          *     no body.
+         *
+         *     **Only for the key's own organization.** A key creates keys for the organization it
+         *     belongs to, never for one of its customer organizations: that id is 403 `forbidden`
+         *     (a grandchild or a stranger stays 404 `not-found`). A partner acts for its direct
+         *     customers with its own key already; a customer's key would act as the customer, whose
+         *     own children it reaches, and the partner's key must not reach its customers' customers
+         *     (only direct children are addressable through it). A business customer that wants keys
+         *     of its own gets them as its own organization, outside the partner's key. The partner may
+         *     still list and revoke a direct customer's keys (`GET …/api_keys`,
+         *     `DELETE …/api_key/{id}`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1630,7 +1640,9 @@ export interface paths {
         /**
          * List API keys
          * @description Returns a page of the organization's active API keys, oldest first. Only the first 16
-         *     characters of each key (`keyPrefix`) are shown; revoked keys are not listed.
+         *     characters of each key (`keyPrefix`) are shown; revoked keys are not listed. The
+         *     organization is the key's own or one of its direct customers (whose keys the partner
+         *     cannot create, but may see and revoke).
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -1662,7 +1674,9 @@ export interface paths {
         /**
          * Revoke an API key
          * @description Revokes the key at once, with no grace period: the next request made with it is 401
-         *     `unauthorized`. A key may revoke itself. Deleting it again is 404 `not-found`.
+         *     `unauthorized`. A key may revoke itself, and a partner may revoke the keys of its direct
+         *     customers (a leaked one, say), though it cannot create them. Deleting it again is 404
+         *     `not-found`.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -9353,7 +9367,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `forbidden`: the organization is personal, or its KYB is not approved. */
+            /**
+             * @description `forbidden`: the organization is one of the key's customer organizations (keys are
+             *     created by the organization that holds them), or it cannot hold keys (personal, or
+             *     its KYB is not approved).
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
