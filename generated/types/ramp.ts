@@ -1097,6 +1097,14 @@ export interface paths {
          *
          *     Safe to retry: registering an account the organization already holds returns it with
          *     200 and changes nothing. `debitCard` accounts are not supported (422 `unsupported`).
+         *
+         *     **The holder's tax id** (designed). `registrationInfo.taxId` is compared with the
+         *     organization's *verified* tax id: the one of its KYC (a person) or KYB (a business) once
+         *     verification has approved it. Then an omitted `taxId` uses it and a different one is 422
+         *     `holder-tax-id-mismatch`. Before approval there is no verified tax id: a tax id that is
+         *     only submitted (or in review, or denied) is not one, so `taxId` must be sent (422
+         *     `registration-info-required` lists `/registrationInfo/taxId` as missing otherwise) and
+         *     any valid one is registered as sent, with no mismatch to report.
          */
         post: operations["createPaymentAccount"];
         delete?: never;
@@ -4007,7 +4015,8 @@ export interface components {
         /**
          * RegistrationInfo
          * @description The holder of a payment account, as registered with the rail. `taxId` is the holder's
-         *     verified tax id.
+         *     tax id: the organization's verified one when its verification (KYC or KYB) is approved,
+         *     otherwise the one sent at registration (see `PaymentAccountRequest`).
          */
         RegistrationInfo: {
             accountHolderName: string;
@@ -4060,8 +4069,11 @@ export interface components {
          *
          *     `registrationInfo` may be omitted in part or in whole: an omitted `taxId` uses the
          *     organization's verified tax id, and a sent one must equal it (422
-         *     `holder-tax-id-mismatch`). When the rail needs a field that is neither held nor sent the
-         *     answer is 422 `registration-info-required`, listing the fields.
+         *     `holder-tax-id-mismatch`). The verified tax id is the one of the organization's approved
+         *     KYC (a person) or KYB (a business); until verification approves it there is none, so
+         *     `taxId` must be sent and is registered as sent (a submitted, in-review or denied tax id is
+         *     not verified, and is neither used nor compared). When the rail needs a field that is
+         *     neither held nor sent the answer is 422 `registration-info-required`, listing the fields.
          */
         PaymentAccountRequest: {
             kind: components["schemas"]["PaymentAccountKind"];
@@ -8432,8 +8444,9 @@ export interface operations {
             /**
              * @description `unsupported` (for example a `debitCard` account), `registration-info-required` (the
              *     rail needs registration fields neither held nor sent; `required` and `missing` list
-             *     them) or `holder-tax-id-mismatch` (`registrationInfo.taxId` differs from the verified
-             *     tax id).
+             *     them; `taxId` is among them until verification approves the organization's tax id) or
+             *     `holder-tax-id-mismatch` (`registrationInfo.taxId` differs from the tax id of the
+             *     approved KYC or KYB).
              */
             422: {
                 headers: {
