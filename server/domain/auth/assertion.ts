@@ -1,9 +1,10 @@
 /**
  * Verifying a partner-signed JWT (seed part 5, rules designed in openapi/paths/auth/auth_token.yaml):
  * asymmetric algorithms only, keys only from the registered issuer's JWKS (never from the
- * token's `jwk`, `jku` or `x5u` headers), the token endpoint as the only audience, required and bounded times,
- * required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized `scope`. Everything here
- * is read-only; remembering the `jti` happens with the sign-in (signIn.ts).
+ * token's `jwk`, `jku` or `x5u` headers), the token endpoint as the only audience, required
+ * and bounded times, required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized
+ * `scope`. Everything here is read-only; remembering the `jti` happens with the sign-in
+ * (signIn.ts).
  */
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as jose, type CompactVerifyResult, type JWTPayload } from 'jose';
 import { OAuthError } from '../../problems.ts';

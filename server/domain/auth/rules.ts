@@ -129,6 +129,7 @@ export function checkEmbedderOrigin(value: string | undefined, env: Environment)
   return checkOrigin(value, env);
 }
 
+/** A given origin, by the rules above, else `invalid_request`. */
 export function checkOrigin(value: string, env: Environment): string {
   let url: URL | undefined;
   try {
