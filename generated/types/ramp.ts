@@ -1097,6 +1097,14 @@ export interface paths {
          *
          *     Safe to retry: registering an account the organization already holds returns it with
          *     200 and changes nothing. `debitCard` accounts are not supported (422 `unsupported`).
+         *
+         *     **The holder's tax id** (designed). `registrationInfo.taxId` is compared with the
+         *     organization's *verified* tax id: the one of its KYC (a person) or KYB (a business) once
+         *     verification has approved it. Then an omitted `taxId` uses it and a different one is 422
+         *     `holder-tax-id-mismatch`. Before approval there is no verified tax id: a tax id that is
+         *     only submitted (or in review, or denied) is not one, so `taxId` must be sent (422
+         *     `registration-info-required` lists `/registrationInfo/taxId` as missing otherwise) and
+         *     any valid one is registered as sent, with no mismatch to report.
          */
         post: operations["createPaymentAccount"];
         delete?: never;
@@ -1606,6 +1614,16 @@ export interface paths {
          *     (`keyPrefix`) are. An organization has at most 5 active keys (409 `conflict`). There is
          *     no rotation in place: create a new key, switch over, delete the old one. The call takes
          *     no body.
+         *
+         *     **Only for the key's own organization.** A key creates keys for the organization it
+         *     belongs to, never for one of its customer organizations: that id is 403 `forbidden`
+         *     (a grandchild or a stranger stays 404 `not-found`). A partner acts for its direct
+         *     customers with its own key already; a customer's key would act as the customer, whose
+         *     own children it reaches, and the partner's key must not reach its customers' customers
+         *     (only direct children are addressable through it). A business customer that wants keys
+         *     of its own gets them as its own organization, outside the partner's key. The partner may
+         *     still list and revoke a direct customer's keys (`GET …/api_keys`,
+         *     `DELETE …/api_key/{id}`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1630,7 +1648,9 @@ export interface paths {
         /**
          * List API keys
          * @description Returns a page of the organization's active API keys, oldest first. Only the first 16
-         *     characters of each key (`keyPrefix`) are shown; revoked keys are not listed.
+         *     characters of each key (`keyPrefix`) are shown; revoked keys are not listed. The
+         *     organization is the key's own or one of its direct customers (whose keys the partner
+         *     cannot create, but may see and revoke).
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -1662,7 +1682,9 @@ export interface paths {
         /**
          * Revoke an API key
          * @description Revokes the key at once, with no grace period: the next request made with it is 401
-         *     `unauthorized`. A key may revoke itself. Deleting it again is 404 `not-found`.
+         *     `unauthorized`. A key may revoke itself, and a partner may revoke the keys of its direct
+         *     customers (a leaked one, say), though it cannot create them. Deleting it again is 404
+         *     `not-found`.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -2166,7 +2188,7 @@ export interface paths {
          *     | `kid` (header) | selects the key. Keys are taken only from the JWKS of the issuer registered with `PUT /jwt_issuer`, never from the token (`jku`, `x5u`, `jwk` headers are ignored). *designed* |
          *     | `iss` | required; the partner's registered issuer |
          *     | `sub` | required; the person signing in. A UUID is strongly recommended: for an individual it becomes the `customerId`, and a non-UUID `sub` signs in but cannot be addressed through the Ramp API. It must name a person: a `sub` equal to a business organization's id is `invalid_grant`. Once used, the id cannot be reused for an organization (`POST /ramp/organization` answers 409). |
-         *     | `aud` | required; exactly the token endpoint URL `{base_url}/auth/token` of the environment, for example `https://api.sandbox.ramp.example/auth/token` (also for `/auth/launch`). *exact match designed* |
+         *     | `aud` | required; exactly the token endpoint URL `{base_url}/auth/token` of the environment, for example `https://api.sandbox.ramp.example/auth/token` (also for `/auth/launch`): that string, or an array holding only it (`["https://api.sandbox.ramp.example/auth/token"]`). An array that also names any other audience (`["https://other.example", "…/auth/token"]`) is refused: such a JWT was made for that audience too, which could replay it here. *exact match and the array rule designed* |
          *     | `scope` | required; the flows the person may complete, space-separated, from `onramp`, `offramp`, `swap`, `kyc`, `kyb` (*list designed*). Missing, empty or containing an unknown value: `invalid_scope`. |
          *     | `jti` or `nonce` | at least one is required; a fresh unique value per token (a string of at most 255 characters). A value already seen from this issuer is a replay and is refused. *required and refused designed* |
          *     | `exp`, `iat` | both required; numeric dates. Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is honoured with the same leeway. *numbers designed* |
@@ -2251,7 +2273,10 @@ export interface paths {
          *     required in production (without it, 400 `invalid_request`); the sandbox and the local
          *     server accept its absence and then take messages from any origin. The page may be
          *     framed only by `origin` (`Content-Security-Policy: frame-ancestors <origin>`; any
-         *     ancestor when `origin` is omitted).
+         *     ancestor when `origin` is omitted). It passes `origin` on to `POST /auth/launch`, so the
+         *     app pages of the session it opens may be framed by `origin` alone; a session launched
+         *     without `origin` opens pages that no one may frame (`frame-ancestors 'none'`): to embed
+         *     the app, give `origin`.
          *
          *     The page is self-contained: its script is inline and allowed by a hash in its
          *     `Content-Security-Policy`, it loads nothing else and may connect only to its own origin.
@@ -2271,13 +2296,21 @@ export interface paths {
          *
          *     **Targets** (designed allowlist): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`,
          *     `/account`, each matched exactly and optionally followed by a query string that is
-         *     passed on unchanged (`/onramp?amount=500`). Any other path is refused with
-         *     `invalid_target`. The target's flow must be among the credential's scopes (`/kyc` needs
-         *     `kyc`, `/onramp` needs `onramp`, …; `/account` needs none), otherwise `invalid_scope`.
+         *     passed on unchanged (`/onramp?amount=500`), at most 2048 characters in all. Every other
+         *     target is refused with `invalid_target`, whatever its shape: another path, an absolute
+         *     URL (even one on the application host), `//host/…`, another scheme, an empty string,
+         *     a fragment, spaces, one too long. Only a missing `target`, or one that is not a string,
+         *     is `invalid_request`. The target's flow must be among the credential's scopes (`/kyc`
+         *     needs `kyc`, `/onramp` needs `onramp`, …; `/account` needs none), otherwise
+         *     `invalid_scope`. The `GET /auth/launch` page sends the `target` of its embedder's
+         *     message here unchanged, so the same rules and errors apply to it.
+         *
+         *     **Framing** (designed). The pages of the session may be framed only by the `origin`
+         *     given to the launch (query parameter), and by nobody without one.
          *
          *     **Errors** are a 400 HTML page naming the OAuth error code in its text and in
          *     `<meta name="oauth-error" content="<code>">`: `invalid_request` (a missing field, a bad
-         *     `return_url`, another content type), `unsupported_grant_type`, `invalid_grant` (the JWT
+         *     `return_url` or `origin`, another content type), `unsupported_grant_type`, `invalid_grant` (the JWT
          *     or refresh token fails), `invalid_scope`, `invalid_target`. No cookie is set.
          */
         post: operations["launchSession"];
@@ -4001,7 +4034,8 @@ export interface components {
         /**
          * RegistrationInfo
          * @description The holder of a payment account, as registered with the rail. `taxId` is the holder's
-         *     verified tax id.
+         *     tax id: the organization's verified one when its verification (KYC or KYB) is approved,
+         *     otherwise the one sent at registration (see `PaymentAccountRequest`).
          */
         RegistrationInfo: {
             accountHolderName: string;
@@ -4054,8 +4088,11 @@ export interface components {
          *
          *     `registrationInfo` may be omitted in part or in whole: an omitted `taxId` uses the
          *     organization's verified tax id, and a sent one must equal it (422
-         *     `holder-tax-id-mismatch`). When the rail needs a field that is neither held nor sent the
-         *     answer is 422 `registration-info-required`, listing the fields.
+         *     `holder-tax-id-mismatch`). The verified tax id is the one of the organization's approved
+         *     KYC (a person) or KYB (a business); until verification approves it there is none, so
+         *     `taxId` must be sent and is registered as sent (a submitted, in-review or denied tax id is
+         *     not verified, and is neither used nor compared). When the rail needs a field that is
+         *     neither held nor sent the answer is 422 `registration-info-required`, listing the fields.
          */
         PaymentAccountRequest: {
             kind: components["schemas"]["PaymentAccountKind"];
@@ -5933,8 +5970,12 @@ export interface components {
             /**
              * @description The app path to open, with an optional query string passed on unchanged. Allowed
              *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly. Any other path is answered with `invalid_target`, which is why the
-             *     allowlist is not a schema pattern. The path's flow must be one of the JWT's scopes
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the JWT's scopes
              *     (`/account` needs none), otherwise `invalid_scope`.
              */
             target: string;
@@ -5965,8 +6006,13 @@ export interface components {
             /**
              * @description The app path to open, with an optional query string passed on unchanged. Allowed
              *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly. Any other path is answered with `invalid_target`. The path's flow must be
-             *     one of the refresh token's scopes (`/account` needs none), otherwise `invalid_scope`.
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the refresh token's scopes
+             *     (`/account` needs none), otherwise `invalid_scope`.
              */
             target: string;
             /**
@@ -6264,8 +6310,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
-                /** @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`. */
-                "Content-Security-Policy": string;
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6295,6 +6341,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6309,6 +6357,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6401,6 +6451,22 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /**
+         * @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`
+         *     (no script, nothing loaded) and `frame-ancestors`, which says who may frame the page
+         *     (*designed*): the `origin` of the launch that opened the session
+         *     (`/auth/launch?origin=https://partner.example` gives
+         *     `frame-ancestors https://partner.example`), and nobody (`frame-ancestors 'none'`) when
+         *     the launch named no origin or there is no session. Another origin cannot frame a
+         *     signed-in page, even one of the same site, which the session cookie would reach.
+         */
+        SessionPageContentSecurityPolicy: string;
+        /**
+         * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
+         *     Absent when the session's launch named an `origin`: the header has no form that allows
+         *     one origin, and `frame-ancestors` then rules. *Designed.*
+         */
+        "X-Frame-Options": "DENY";
     };
     pathItems: never;
 }
@@ -6640,6 +6706,8 @@ export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
+export type HeaderXFrameOptions = components['headers']['X-Frame-Options'];
 export type $defs = Record<string, never>;
 export interface operations {
     v1CreateOrganization: {
@@ -8446,8 +8514,9 @@ export interface operations {
             /**
              * @description `unsupported` (for example a `debitCard` account), `registration-info-required` (the
              *     rail needs registration fields neither held nor sent; `required` and `missing` list
-             *     them) or `holder-tax-id-mismatch` (`registrationInfo.taxId` differs from the verified
-             *     tax id).
+             *     them; `taxId` is among them until verification approves the organization's tax id) or
+             *     `holder-tax-id-mismatch` (`registrationInfo.taxId` differs from the tax id of the
+             *     approved KYC or KYB).
              */
             422: {
                 headers: {
@@ -9382,7 +9451,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `forbidden`: the organization is personal, or its KYB is not approved. */
+            /**
+             * @description `forbidden`: the organization is one of the key's customer organizations (keys are
+             *     created by the organization that holds them), or it cannot hold keys (personal, or
+             *     its KYB is not approved).
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,10 +10284,18 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The embedder's origin, `scheme://host[:port]` with no path (`https://partner.example`).
-                 *     Messages from any other origin are ignored and the page posts only to it. Required in
-                 *     production, where it must be `https`; optional in the sandbox and on the local server.
-                 *     It may be sent as is (`?origin=https://partner.example`) or percent-encoded.
+                 * @description The embedder's origin (`https://partner.example`). Messages from any other origin are
+                 *     ignored and the page posts only to it. Required in production, where it must be
+                 *     `https`; optional in the sandbox and on the local server, which also take `http`. It
+                 *     may be sent as is (`?origin=https://partner.example`) or percent-encoded.
+                 *
+                 *     *Designed:* it must be an origin exactly as browsers serialize it (`location.origin`,
+                 *     `event.origin`): `scheme://host[:port]`, lowercase, with no default port, path,
+                 *     trailing slash, query, fragment or credentials. The host is a DNS name (international
+                 *     names in their `xn--` form) or an IPv4 address: no wildcard (`*`), no IPv6 literal,
+                 *     none of `;` `,` `'` or spaces. Anything else is 400 `invalid_request`. The server
+                 *     checks it with the WHATWG URL parser: `new URL(origin).origin` must give it back
+                 *     unchanged.
                  * @example https://partner.example
                  */
                 origin?: string;
@@ -10258,7 +10339,21 @@ export interface operations {
     };
     launchSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description *Designed.* The origin of the page that frames the app, when the launch runs in a
+                 *     frame (`https://partner.example`), with the rules of the `origin` of
+                 *     `GET /auth/launch` (an origin exactly as browsers serialize it, a DNS or IPv4 host;
+                 *     `https` in production). The app pages of the session, and this launch's answer, may
+                 *     be framed by that origin alone (`Content-Security-Policy: frame-ancestors <origin>`);
+                 *     without it they cannot be framed at all (`frame-ancestors 'none'`,
+                 *     `X-Frame-Options: DENY`). A form POST into a frame names it in its `action`
+                 *     (`{app_url}/auth/launch?origin=https://partner.example`); the `GET /auth/launch` page
+                 *     sends its own `origin`. An invalid one is `invalid_request`, and nothing is consumed.
+                 * @example https://partner.example
+                 */
+                origin?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10296,12 +10391,15 @@ export interface operations {
                      *
                      *     A signed-in page opened in a frame by another site finds no cookie (a `Lax`
                      *     cookie is not sent to a cross-site frame, a partitioned one belongs to the site
-                     *     that launched it), so the app pages can be framed by the partner without a
-                     *     `frame-ancestors` list.
+                     *     that launched it). Another origin of the same site would find it, so the pages
+                     *     of a session also say who may frame them: the launch's `origin` only, or nobody
+                     *     (see the `origin` parameter).
                      */
                     "Set-Cookie": string;
                     /** @description Always `no-store`. */
                     "Cache-Control": "no-store";
+                    "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {

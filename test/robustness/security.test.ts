@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../fuzz/contract.ts';
 import { slugOf } from '../support/errors.ts';
 import { readyAccount, solanaAddress } from '../support/money.ts';
-import { rowCounts } from '../support/organizations.ts';
+import { keyedBusinessChild, rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
 import { eventually, otherPartner } from '../webhooks/support.ts';
@@ -43,12 +43,11 @@ describe('organization boundaries', () => {
     mine.v1BankAccount = (await createBankAccount(server, mine.customer)).internalAccountId;
     mine.v1Order = (await server.call('POST', '/ramp/order', { body: { customerId: mine.customer, type: 'onramp', sourceAmount: '250.00', walletId: v1Wallet.id, token: 'CETES' } })).json_.id;
     mine.v1Webhook = (await server.call('POST', '/ramp/webhook', { body: { url: 'https://partner.example/hooks', eventType: 'order_updated' } })).json_.id;
-    // A business child with its own key, and that child's own customer: A's grandchild.
-    const made = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Child business', type: 'business' } })).json_.organizationId;
-    await server.call('POST', `/sandbox/organization/${made}/kyb`, { body: { status: 'approved' } });
-    const key = await server.call('POST', `/organization/${made}/api_key`);
-    child = { id: made, key: key.json_.key };
-    mine.apiKey = key.json_.id;
+    mine.apiKey = (await server.call('POST', `/organization/${p}/api_key`)).json_.id;
+    // A business child with a key of its own (which A's key cannot create), and that child's
+    // own customer: A's grandchild.
+    child = await keyedBusinessChild(server);
+    expect((await server.call('POST', `/organization/${child.id}/api_key`)).status).toBe(403);
     grandchild = (await server.call('POST', '/ramp/organization', { key: child.key, body: { displayName: 'Grandchild', type: 'personal' } })).json_.organizationId;
     mine.event = (await server.services.storage.db.selectFrom('events').select('id').where('partner_id', '=', p).executeTakeFirstOrThrow()).id;
     for (const [name, id] of Object.entries(mine)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
@@ -136,25 +135,22 @@ describe('keys and secrets', () => {
   afterAll(() => server?.close());
 
   it('refuses a deleted key on the very next request, on every surface', async () => {
-    const child = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Keyed', type: 'business' } })).json_.organizationId;
-    await server.call('POST', `/sandbox/organization/${child}/kyb`, { body: { status: 'approved' } });
-    const created = await server.call('POST', `/organization/${child}/api_key`);
+    const own = server.partnerId;
+    const created = await server.call('POST', `/organization/${own}/api_key`);
     const key = created.json_.key as string;
-    expect((await server.call('GET', `/organization/${child}`, { key })).status).toBe(200);
-    expect((await server.call('DELETE', `/organization/${child}/api_key/${created.json_.id}`)).status).toBe(204);
-    const v2 = await server.call('GET', `/organization/${child}`, { key });
+    expect((await server.call('GET', `/organization/${own}`, { key })).status).toBe(200);
+    expect((await server.call('DELETE', `/organization/${own}/api_key/${created.json_.id}`)).status).toBe(204);
+    const v2 = await server.call('GET', `/organization/${own}`, { key });
     expect(v2.status).toBe(401);
     expect(slugOf(v2)).toBe('unauthorized');
     const v1 = await server.call('POST', '/ramp/customers', { key, body: {} });
     expect(v1.status).toBe(401);
-    // Deleting a key twice, or another organization's key, is not found.
-    expect((await server.call('DELETE', `/organization/${child}/api_key/${created.json_.id}`)).status).toBe(404);
+    // Deleting a key twice is not found.
+    expect((await server.call('DELETE', `/organization/${own}/api_key/${created.json_.id}`)).status).toBe(404);
   });
 
   it('returns secrets only in the creation response and never writes them to the logs', { timeout: 180_000 }, async () => {
-    const child = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Secretive', type: 'business' } })).json_.organizationId;
-    await server.call('POST', `/sandbox/organization/${child}/kyb`, { body: { status: 'approved' } });
-    const key = await server.call('POST', `/organization/${child}/api_key`);
+    const key = await server.call('POST', `/organization/${server.partnerId}/api_key`);
     expect(key.status).toBe(201);
     const fullKey = key.json_.key as string;
     const v2 = await server.call('POST', '/webhook_subscription', { body: { url: 'http://127.0.0.1:9/secret-hook', eventType: 'kybUpdated' } });
@@ -164,7 +160,7 @@ describe('keys and secrets', () => {
     for (const s of secrets) expect(s.length).toBeGreaterThan(20);
     // Reads after creation: prefixes at most.
     const reads = [
-      await server.call('GET', `/organization/${child}/api_keys`),
+      await server.call('GET', `/organization/${server.partnerId}/api_keys`),
       await server.call('GET', `/webhook_subscription/${v2.json_.id}`),
       await server.call('GET', '/webhook_subscriptions'),
       await server.call('GET', `/ramp/webhook/${v1.json_.id}`),

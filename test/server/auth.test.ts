@@ -169,6 +169,13 @@ describe('POST /auth/token with a partner JWT', () => {
     }
   });
 
+  it('accepts the token endpoint as aud, as a string or as an array holding only it', async () => {
+    for (const aud of [partner.audience, [partner.audience], [partner.audience, partner.audience]]) {
+      const response = await exchange(await partner.sign({ aud }));
+      expect(response.status, JSON.stringify(aud)).toBe(200);
+    }
+  });
+
   it('accepts an expiry within the 60 s leeway', async () => {
     const response = await exchange(await partner.sign({ iat: now() - 100, exp: now() - 30 }));
     expect(response.status).toBe(200);
@@ -183,6 +190,14 @@ describe('POST /auth/token with a partner JWT', () => {
     ['a JWT without iat', () => partner.sign({ iat: undefined }), 'invalid_grant', /iat/],
     ['a wrong audience', () => partner.sign({ aud: 'https://api.ramp.example/auth/token' }), 'invalid_grant', /aud/],
     ['a missing audience', () => partner.sign({ aud: undefined }), 'invalid_grant', /aud/],
+    // An array is taken only when it holds the token endpoint alone: a JWT meant for another
+    // audience too could be replayed here by that audience.
+    ['an audience array naming another audience first', () => partner.sign({ aud: ['https://evil.example', partner.audience] }), 'invalid_grant', /aud/],
+    ['an audience array naming another audience after', () => partner.sign({ aud: [partner.audience, 'https://evil.example/auth/token'] }), 'invalid_grant', /aud/],
+    ['an empty audience array', () => partner.sign({ aud: [] }), 'invalid_grant', /aud/],
+    ['an audience array with a number', () => partner.sign({ aud: [partner.audience, 7] }), 'invalid_grant', /aud/],
+    ['an audience that is a number', () => partner.sign({ aud: 7 }), 'invalid_grant', /aud/],
+    ['an audience with a trailing slash', () => partner.sign({ aud: `${partner.audience}/` }), 'invalid_grant', /aud/],
     ['an unregistered issuer', () => partner.sign({ iss: 'https://auth.stranger.example' }), 'invalid_grant', /not registered/],
     ['an unknown kid', async () => partner.sign({}, { key: await newKey('ES256', 'not-registered') }), 'invalid_grant', /kid not-registered/],
     ['a signature by another key under the registered kid', async () => partner.sign({}, { key: await newKey('ES256', partner.key.kid) }), 'invalid_grant', /signature/],

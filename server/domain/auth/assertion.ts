@@ -1,9 +1,10 @@
 /**
  * Verifying a partner-signed JWT (seed part 5, rules designed in openapi/paths/auth/auth_token.yaml):
  * asymmetric algorithms only, keys only from the registered issuer's JWKS (never from the
- * token's `jwk`, `jku` or `x5u` headers), exact audience, required and bounded times,
- * required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized `scope`. Everything here
- * is read-only; remembering the `jti` happens with the sign-in (signIn.ts).
+ * token's `jwk`, `jku` or `x5u` headers), the token endpoint as the only audience, required
+ * and bounded times, required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized
+ * `scope`. Everything here is read-only; remembering the `jti` happens with the sign-in
+ * (signIn.ts).
  */
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as jose, type CompactVerifyResult, type JWTPayload } from 'jose';
 import { OAuthError } from '../../problems.ts';
@@ -120,9 +121,13 @@ function checkClaims(services: Services, issuer: JwtIssuerRow, claims: JWTPayloa
   const expectedAudience = `${services.config.baseUrl}/auth/token`;
 
   if (claims.iss !== issuer.issuer) throw grant('The iss claim does not match the registered issuer.');
-  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (claims.aud === undefined) throw grant(`The aud claim is required: ${expectedAudience}.`);
-  if (!audiences.includes(expectedAudience)) throw grant(`The aud claim must be ${expectedAudience}.`);
+  // The token endpoint and nothing else: a string, or an array holding only it. A JWT that
+  // names another audience too was made for that audience as well, which could replay it here.
+  const audiences: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (audiences.length === 0 || audiences.some((audience) => audience !== expectedAudience)) {
+    throw grant(`The aud claim must be ${expectedAudience} alone (a string, or an array holding only it).`);
+  }
 
   if (!numericDate(claims.exp)) throw grant('The exp claim is required (a NumericDate).');
   if (!numericDate(claims.iat)) throw grant('The iat claim is required (a NumericDate).');
