@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
 import { jwtBearer, Partner } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { testBudget, waitBudget } from '../support/wait.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -117,7 +118,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     otherPort = (other.address() as AddressInfo).port;
     browser = await launchBrowser();
-  }, 60_000);
+  }, testBudget);
 
   afterAll(async () => {
     await browser?.close();
@@ -147,7 +148,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       });
       await page.goto(`${siteOrigin}/embed?target=${encodeURIComponent('/kyc?step=1')}&scope=kyc`);
       const frame = page.frameLocator('#ramp');
-      expect(await frame.locator('#flow').textContent({ timeout: 15_000 })).toBe('kyc');
+      expect(await frame.locator('#flow').textContent({ timeout: waitBudget })).toBe('kyc');
       expect(await frame.locator('#name').textContent()).toBe('Ana López');
       expect(await frame.locator('#return').getAttribute('href')).toBe(`${siteOrigin}/wallet`);
       expect(frameWith(page, '/kyc?step=1')).toBeDefined();
@@ -176,7 +177,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
     // A refused frame commits the browser's error document instead of the page.
     await page.waitForFunction(() => document.readyState === 'complete');
     await frame.waitForLoadState();
-    const shown = frame.url() === `${appOrigin}${path}` ? await frame.locator('#flow').textContent({ timeout: 5_000 }) : null;
+    const shown = frame.url() === `${appOrigin}${path}` ? await frame.locator('#flow').textContent({ timeout: waitBudget }) : null;
     return { status, frameUrl: frame.url(), shown };
   }
 
@@ -207,7 +208,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
     const { context, page } = await newPage();
     try {
       await page.goto(`${siteOrigin}/embed?target=/kyc&scope=kyc`);
-      expect(await page.frameLocator('#ramp').locator('#flow').textContent({ timeout: 15_000 })).toBe('kyc');
+      expect(await page.frameLocator('#ramp').locator('#flow').textContent({ timeout: waitBudget })).toBe('kyc');
       const partnerFrame = await frameFrom(page, siteOrigin, '/kyc');
       expect(partnerFrame).toMatchObject({ status: 200, shown: 'kyc' });
       // 127.0.0.1:<other port> shares the partner's site, so the partitioned cookie goes along.
@@ -255,7 +256,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       for (const target of ['/settings', 'https://evil.example/kyc']) {
         await page.goto(`${siteOrigin}/embed?target=${encodeURIComponent(target)}`);
         const frame = page.frameLocator('#ramp');
-        expect(await frame.locator('#error').textContent({ timeout: 15_000 }), target).toBe('invalid_target');
+        expect(await frame.locator('#error').textContent({ timeout: waitBudget }), target).toBe('invalid_target');
         await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
         const received = await page.evaluate(() => (window as unknown as { received: unknown[] }).received);
         expect(received, target).toEqual([{ type: 'service:auth:request' }, { type: 'service:auth:error', error: 'invalid_target' }]);
@@ -279,7 +280,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       // Past the first 10 s, still waiting thanks to the await.
       expect(await frame.locator('#title').textContent()).toBe('Signing in…');
       await page.clock.runFor(25_000);
-      expect(await frame.locator('#error').textContent({ timeout: 5_000 })).toBe('timeout');
+      expect(await frame.locator('#error').textContent({ timeout: waitBudget })).toBe('timeout');
       await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
       expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([
         { type: 'service:auth:request' },
@@ -299,7 +300,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       await page.waitForFunction(() => (window as unknown as { intruderSent?: boolean }).intruderSent === true);
       await page.clock.runFor(11_000);
       const frame = page.frameLocator('#ramp');
-      expect(await frame.locator('#error').textContent({ timeout: 5_000 })).toBe('timeout');
+      expect(await frame.locator('#error').textContent({ timeout: waitBudget })).toBe('timeout');
       expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([
         { type: 'service:auth:request' },
         { type: 'service:auth:error', error: 'timeout' },
