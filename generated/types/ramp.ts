@@ -3832,11 +3832,11 @@ export interface components {
          * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter, or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
          */
         InvalidRequestProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/invalid-request";
-            /** @constant */
+            /** @enum {string} */
             title: "Invalid request";
-            /** @constant */
+            /** @enum {integer} */
             status: 400;
         } & {
             /**
@@ -3850,11 +3850,11 @@ export interface components {
          * @description Problem `unauthorized` (401). The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment.
          */
         UnauthorizedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/unauthorized";
-            /** @constant */
+            /** @enum {string} */
             title: "Unauthorized";
-            /** @constant */
+            /** @enum {integer} */
             status: 401;
         };
         /**
@@ -3862,11 +3862,11 @@ export interface components {
          * @description Problem `method-not-allowed` (405). The path exists but not for this method; the `Allow` header lists the accepted methods.
          */
         MethodNotAllowedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/method-not-allowed";
-            /** @constant */
+            /** @enum {string} */
             title: "Method not allowed";
-            /** @constant */
+            /** @enum {integer} */
             status: 405;
         };
         /**
@@ -3874,11 +3874,11 @@ export interface components {
          * @description Problem `rate-limit-exceeded` (429). Too many requests, for example reads for one organization. Retry after the number of seconds in `Retry-After`.
          */
         RateLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/rate-limit-exceeded";
-            /** @constant */
+            /** @enum {string} */
             title: "Rate limit exceeded";
-            /** @constant */
+            /** @enum {integer} */
             status: 429;
         };
         /**
@@ -3886,11 +3886,11 @@ export interface components {
          * @description Problem `internal-error` (500). An unexpected server error. Retry with exponential backoff.
          */
         InternalErrorProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/internal-error";
-            /** @constant */
+            /** @enum {string} */
             title: "Internal error";
-            /** @constant */
+            /** @enum {integer} */
             status: 500;
         };
         /**
@@ -3898,11 +3898,11 @@ export interface components {
          * @description Problem `service-unavailable` (503). A dependency is temporarily unavailable. Retry with exponential backoff.
          */
         ServiceUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/service-unavailable";
-            /** @constant */
+            /** @enum {string} */
             title: "Service unavailable";
-            /** @constant */
+            /** @enum {integer} */
             status: 503;
         };
         /**
@@ -3910,11 +3910,11 @@ export interface components {
          * @description Problem `not-found` (404). The resource is absent or not in the route's organization, or the key cannot act for the `organizationId`.
          */
         NotFoundProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/not-found";
-            /** @constant */
+            /** @enum {string} */
             title: "Not found";
-            /** @constant */
+            /** @enum {integer} */
             status: 404;
         };
         /**
@@ -4075,11 +4075,11 @@ export interface components {
          * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed. `errors` lists each one with a JSON Pointer into the request.
          */
         ValidationErrorProblem: components["schemas"]["ValidationProblem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/validation-error";
-            /** @constant */
+            /** @enum {string} */
             title: "Validation error";
-            /** @constant */
+            /** @enum {integer} */
             status: 400;
         } & {
             /**
@@ -4101,11 +4101,11 @@ export interface components {
          * @description Problem `payment-account-unavailable` (409). Another organization holds the account.
          */
         PaymentAccountUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/payment-account-unavailable";
-            /** @constant */
+            /** @enum {string} */
             title: "Payment account unavailable";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4119,11 +4119,11 @@ export interface components {
          * @description Problem `payment-account-disabled` (409). The account is disabled; it cannot be registered or quoted.
          */
         PaymentAccountDisabledProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/payment-account-disabled";
-            /** @constant */
+            /** @enum {string} */
             title: "Payment account disabled";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4137,11 +4137,11 @@ export interface components {
          * @description Problem `conflict` (409). The request collides with existing state: a duplicate webhook subscription, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, or the active API key limit.
          */
         ConflictProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/conflict";
-            /** @constant */
+            /** @enum {string} */
             title: "Conflict";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4155,11 +4155,11 @@ export interface components {
          * @description Problem `payload-too-large` (413). The request body is too large.
          */
         PayloadTooLargeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/payload-too-large";
-            /** @constant */
+            /** @enum {string} */
             title: "Payload too large";
-            /** @constant */
+            /** @enum {integer} */
             status: 413;
         };
         /**
@@ -4167,11 +4167,11 @@ export interface components {
          * @description Problem `unsupported-media-type` (415). The request body is not sent as `application/json` (or, where documented, `application/x-www-form-urlencoded`).
          */
         UnsupportedMediaTypeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/unsupported-media-type";
-            /** @constant */
+            /** @enum {string} */
             title: "Unsupported media type";
-            /** @constant */
+            /** @enum {integer} */
             status: 415;
         };
         /**
@@ -4179,11 +4179,11 @@ export interface components {
          * @description Problem `unsupported` (422). The operation is unsupported, for example a debitCard account, an identifier no route accepts, an unquotable route, or a sandbox deposit on an order whose source does not receive fiat.
          */
         UnsupportedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/unsupported";
-            /** @constant */
+            /** @enum {string} */
             title: "Unsupported";
-            /** @constant */
+            /** @enum {integer} */
             status: 422;
         } & {
             /**
@@ -4218,11 +4218,11 @@ export interface components {
          * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
          */
         RegistrationInfoRequiredProblem: components["schemas"]["RegistrationInfoProblem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/registration-info-required";
-            /** @constant */
+            /** @enum {string} */
             title: "Registration info required";
-            /** @constant */
+            /** @enum {integer} */
             status: 422;
         } & {
             /**
@@ -4236,11 +4236,11 @@ export interface components {
          * @description Problem `holder-tax-id-mismatch` (422). `registrationInfo.taxId` differs from the verified tax id (omitting taxId uses the verified one).
          */
         HolderTaxIdMismatchProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
-            /** @constant */
+            /** @enum {string} */
             title: "Holder tax id mismatch";
-            /** @constant */
+            /** @enum {integer} */
             status: 422;
         } & {
             /**
@@ -4254,11 +4254,11 @@ export interface components {
          * @description Problem `not-implemented` (501). The endpoint is documented but unavailable in this environment; do not retry.
          */
         NotImplementedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/not-implemented";
-            /** @constant */
+            /** @enum {string} */
             title: "Not implemented";
-            /** @constant */
+            /** @enum {integer} */
             status: 501;
         };
         /**
@@ -4431,11 +4431,11 @@ export interface components {
          * @description Problem `amount-out-of-range` (400). The amount is below the minimum or above the maximum of the rail.
          */
         AmountOutOfRangeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/amount-out-of-range";
-            /** @constant */
+            /** @enum {string} */
             title: "Amount out of range";
-            /** @constant */
+            /** @enum {integer} */
             status: 400;
         } & {
             /**
@@ -4449,11 +4449,11 @@ export interface components {
          * @description Problem `sandbox-limit-exceeded` (400). The onramp amount is above the sandbox limit of 500 MXN per quote.
          */
         SandboxLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
-            /** @constant */
+            /** @enum {string} */
             title: "Sandbox limit exceeded";
-            /** @constant */
+            /** @enum {integer} */
             status: 400;
         } & {
             /**
@@ -4467,11 +4467,11 @@ export interface components {
          * @description Problem `organization-not-approved` (409). The organization in the route is not approved (KYC or KYB), so it cannot quote.
          */
         OrganizationNotApprovedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/organization-not-approved";
-            /** @constant */
+            /** @enum {string} */
             title: "Organization not approved";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4485,11 +4485,11 @@ export interface components {
          * @description Problem `payment-account-not-ready` (409). The account is not ready in the needed direction on the chosen rail, is not registered on the named rail, or no rail carries the direction.
          */
         PaymentAccountNotReadyProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/payment-account-not-ready";
-            /** @constant */
+            /** @enum {string} */
             title: "Payment account not ready";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4503,11 +4503,11 @@ export interface components {
          * @description Problem `quote-unavailable` (422). The route cannot be priced now. Retry with exponential backoff.
          */
         QuoteUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/quote-unavailable";
-            /** @constant */
+            /** @enum {string} */
             title: "Quote unavailable";
-            /** @constant */
+            /** @enum {integer} */
             status: 422;
         } & {
             /**
@@ -4692,11 +4692,11 @@ export interface components {
          * @description Problem `quote-expired` (400). The quote given to order creation expired or does not exist. Request a new quote.
          */
         QuoteExpiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/quote-expired";
-            /** @constant */
+            /** @enum {string} */
             title: "Quote expired";
-            /** @constant */
+            /** @enum {integer} */
             status: 400;
         } & {
             /**
@@ -4710,11 +4710,11 @@ export interface components {
          * @description Problem `order-not-cancelable` (409). The order can no longer be canceled.
          */
         OrderNotCancelableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/order-not-cancelable";
-            /** @constant */
+            /** @enum {string} */
             title: "Order not cancelable";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         };
         /**
@@ -4740,11 +4740,11 @@ export interface components {
          * @description Problem `invalid-signature` (400). The signature is not valid hex, or does not verify over the authorization message with the wallet's `signerPublicKey` (sign the exact UTF-8 bytes of the message with ECDSA P-256 and SHA-256; send DER or r||s hex).
          */
         InvalidSignatureProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/invalid-signature";
-            /** @constant */
+            /** @enum {string} */
             title: "Invalid signature";
-            /** @constant */
+            /** @enum {integer} */
             status: 400;
         } & {
             /**
@@ -4758,11 +4758,11 @@ export interface components {
          * @description Problem `authorization-expired` (409). The sent id is not the order's current authorization, or it expired.
          */
         AuthorizationExpiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/authorization-expired";
-            /** @constant */
+            /** @enum {string} */
             title: "Authorization expired";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4776,11 +4776,11 @@ export interface components {
          * @description Problem `authorization-not-required` (409). The order has no pending authorization.
          */
         AuthorizationNotRequiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/authorization-not-required";
-            /** @constant */
+            /** @enum {string} */
             title: "Authorization not required";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         } & {
             /**
@@ -4815,11 +4815,11 @@ export interface components {
          * @description Problem `order-not-claimable` (409). The order is not claimable.
          */
         OrderNotClaimableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/order-not-claimable";
-            /** @constant */
+            /** @enum {string} */
             title: "Order not claimable";
-            /** @constant */
+            /** @enum {integer} */
             status: 409;
         };
         /**
@@ -5162,11 +5162,11 @@ export interface components {
          * @description Problem `forbidden` (403). The operation is not allowed here, for example a sandbox simulator in production.
          */
         ForbiddenProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+            /** @enum {string} */
             type: "https://docs.ramp.example/errors/forbidden";
-            /** @constant */
+            /** @enum {string} */
             title: "Forbidden";
-            /** @constant */
+            /** @enum {integer} */
             status: 403;
         };
         /**
@@ -5186,7 +5186,7 @@ export interface components {
             kty: "RSA" | "EC" | "OKP";
             /** @description Matched against the JWT header `kid`. */
             kid?: string;
-            /** @constant */
+            /** @enum {string} */
             use?: "sig";
             /**
              * @example RS256
@@ -5353,7 +5353,7 @@ export interface components {
          * @description The body of an `orderUpdated` delivery, sent when an order's status changes, or its funding instructions arrive or are replaced. Creating an order sends no event. The order's `organizationId` is its owner.
          */
         OrderUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "orderUpdated";
             /**
              * Format: uuid
@@ -5373,7 +5373,7 @@ export interface components {
          * @description The body of a `paymentAccountUpdated` delivery, sent when a payment account's status, or the status of any rail direction, changes.
          */
         PaymentAccountUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "paymentAccountUpdated";
             /**
              * Format: uuid
@@ -5402,7 +5402,7 @@ export interface components {
          *     `GET /organization/{organizationId}/kyc?requirements=true` upon this event, not on a timer.
          */
         KycUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "kycUpdated";
             /**
              * Format: uuid
@@ -5427,7 +5427,7 @@ export interface components {
          * @description The body of a `kybUpdated` delivery, sent when a business customer's KYB status changes. It fires only on an actual status change.
          */
         KybUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "kybUpdated";
             /**
              * Format: uuid
@@ -5761,6 +5761,34 @@ export interface components {
             [key: string]: components["schemas"]["ExchangeRate"];
         };
         /**
+         * OAuthTokenForm
+         * @description The body of `POST /auth/token` as form fields (`application/x-www-form-urlencoded`, as
+         *     RFC 6749 sends it): the fields of `OAuthJwtBearerGrant` and `OAuthRefreshTokenGrant` in
+         *     one flat object, because a form has no union. `grant_type` says which other field is
+         *     required: `assertion` for the JWT bearer grant, `refresh_token` for the refresh token
+         *     grant; a missing one is `invalid_request`. The JSON body is the discriminated
+         *     `OAuthTokenRequest` with the same fields. Parameters the service does not know are
+         *     ignored (RFC 6749 section 3.2).
+         */
+        OAuthTokenForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /**
+             * @description The partner-signed JWT (compact serialization), with the JWT bearer grant. It is not
+             *     pattern-checked here: a malformed or unverifiable JWT is answered with
+             *     `invalid_grant`, not a schema error.
+             */
+            assertion?: string;
+            /**
+             * @description The refresh token to exchange, with the refresh token grant. An unknown, expired,
+             *     revoked or already used one is `invalid_grant`.
+             */
+            refresh_token?: string;
+        };
+        /**
          * OAuthJwtBearerGrant
          * @description Token request with the JWT bearer grant (RFC 7523): the partner-signed JWT in
          *     `assertion`. The rules the JWT must meet are in the description of `POST /auth/token`.
@@ -5796,10 +5824,10 @@ export interface components {
         };
         /**
          * OAuthTokenRequest
-         * @description The body of `POST /auth/token`, as form fields or JSON, selected by `grant_type`: a
-         *     partner-signed JWT (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token
-         *     (`refresh_token`). Parameters the service does not know are ignored (RFC 6749 section
-         *     3.2).
+         * @description The JSON body of `POST /auth/token` (the form body is `OAuthTokenForm`, with the same
+         *     fields), selected by `grant_type`: a partner-signed JWT
+         *     (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token (`refresh_token`).
+         *     Parameters the service does not know are ignored (RFC 6749 section 3.2).
          */
         OAuthTokenRequest: components["schemas"]["OAuthJwtBearerGrant"] | components["schemas"]["OAuthRefreshTokenGrant"];
         /**
@@ -5820,7 +5848,7 @@ export interface components {
             readonly access_token: string;
             /**
              * @description Always `Bearer`.
-             * @constant
+             * @enum {string}
              */
             readonly token_type: "Bearer";
             /**
@@ -5868,6 +5896,45 @@ export interface components {
              * @example The assertion expired at 2026-05-14T16:36:07Z.
              */
             error_description: string;
+        };
+        /**
+         * LaunchForm
+         * @description The body of `POST /auth/launch` as form fields (`application/x-www-form-urlencoded`, what
+         *     an HTML form posts): the fields of `LaunchJwtBearerRequest` and
+         *     `LaunchRefreshTokenRequest` in one flat object, because a form has no union. `grant_type`
+         *     says which credential field is required: `assertion` for the JWT bearer grant,
+         *     `refresh_token` for the refresh token grant; a missing one is `invalid_request`.
+         *     `target` and `return_url` follow the same rules as in the JSON body, the discriminated
+         *     `LaunchRequest`. Unknown fields are ignored.
+         */
+        LaunchForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /** @description The partner-signed JWT, with the JWT bearer grant. A malformed or unverifiable JWT is `invalid_grant`. */
+            assertion?: string;
+            /**
+             * @description The refresh token, with the refresh token grant; it is consumed. Unknown, expired,
+             *     revoked or used: `invalid_grant`.
+             */
+            refresh_token?: string;
+            /**
+             * @description The app path to open, with an optional query string passed on unchanged. Allowed
+             *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
+             *     exactly. Any other path is answered with `invalid_target`, which is why the
+             *     allowlist is not a schema pattern. The path's flow must be one of the credential's
+             *     scopes (`/account` needs none), otherwise `invalid_scope`.
+             */
+            target: string;
+            /**
+             * Format: uri
+             * @description Optional. Where the app sends the browser when the person finishes or leaves the
+             *     flow. An absolute `https` URL (`http` is accepted only by the sandbox and the local
+             *     server); anything else is `invalid_request`.
+             */
+            return_url?: string;
         };
         /**
          * LaunchJwtBearerRequest
@@ -5931,9 +5998,9 @@ export interface components {
         };
         /**
          * LaunchRequest
-         * @description The body of `POST /auth/launch`, as form fields or JSON, selected by `grant_type`: a
-         *     partner-signed JWT or a refresh token, plus the app path to open (`target`) and an
-         *     optional `return_url`. Unknown fields are ignored.
+         * @description The JSON body of `POST /auth/launch` (the form body is `LaunchForm`, with the same
+         *     fields), selected by `grant_type`: a partner-signed JWT or a refresh token, plus the app
+         *     path to open (`target`) and an optional `return_url`. Unknown fields are ignored.
          */
         LaunchRequest: components["schemas"]["LaunchJwtBearerRequest"] | components["schemas"]["LaunchRefreshTokenRequest"];
     };
@@ -6521,11 +6588,13 @@ export type SchemaRestrictedCountryList = components['schemas']['RestrictedCount
 export type SchemaExchangeRateSource = components['schemas']['ExchangeRateSource'];
 export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
 export type SchemaExchangeRateMap = components['schemas']['ExchangeRateMap'];
+export type SchemaOAuthTokenForm = components['schemas']['OAuthTokenForm'];
 export type SchemaOAuthJwtBearerGrant = components['schemas']['OAuthJwtBearerGrant'];
 export type SchemaOAuthRefreshTokenGrant = components['schemas']['OAuthRefreshTokenGrant'];
 export type SchemaOAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
 export type SchemaOAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
+export type SchemaLaunchForm = components['schemas']['LaunchForm'];
 export type SchemaLaunchJwtBearerRequest = components['schemas']['LaunchJwtBearerRequest'];
 export type SchemaLaunchRefreshTokenRequest = components['schemas']['LaunchRefreshTokenRequest'];
 export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
@@ -10102,7 +10171,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenForm"];
                 "application/json": components["schemas"]["OAuthTokenRequest"];
             };
         };
@@ -10192,7 +10261,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LaunchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LaunchForm"];
                 "application/json": components["schemas"]["LaunchRequest"];
             };
         };

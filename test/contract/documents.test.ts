@@ -103,9 +103,9 @@ describe('the problem types', () => {
       const schema = schemas[`${pascal(slug)}Problem`];
       expect(schema, slug).toBeDefined();
       const fixed = schema.allOf.find((part: Json) => part.properties?.type);
-      expect(fixed.properties.type.const).toBe(`https://docs.ramp.example/errors/${slug}`);
-      expect(fixed.properties.status.const).toBe(status);
-      expect(typeof fixed.properties.title.const).toBe('string');
+      expect(fixed.properties.type.enum).toEqual([`https://docs.ramp.example/errors/${slug}`]);
+      expect(fixed.properties.status.enum).toEqual([status]);
+      expect(fixed.properties.title.enum).toEqual([expect.any(String)]);
     }
   });
 
@@ -152,5 +152,68 @@ describe('the source files', () => {
     };
     visit(joined, '#');
     expect(numeric).toEqual([]);
+  });
+});
+
+describe('fixed values', () => {
+  it('are single-value enums, never `const`, in every schema (client generators drop or reject `const`)', () => {
+    const consts: string[] = [];
+    const visit = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      if ('const' in node && at.includes('/schemas/')) consts.push(at);
+      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${k}`);
+    };
+    visit(joined.components, '#/components');
+    expect(consts).toEqual([]);
+  });
+});
+
+describe('the form bodies of /auth/token and /auth/launch', () => {
+  // A form has no union, so each form body is one flat object beside the JSON body's
+  // discriminated union; the two must not drift apart.
+  for (const path of ['/auth/token', '/auth/launch']) {
+    it(`${path}: the form schema has the fields of the JSON union's variants, as they are there`, () => {
+      const content = joined.paths[path].post.requestBody.content;
+      const form = deref(joined, content['application/x-www-form-urlencoded'].schema);
+      const union = deref(joined, content['application/json'].schema);
+      const variants: Json[] = union.oneOf.map((v: Json) => deref(joined, v));
+      expect(form.oneOf).toBeUndefined();
+      expect(form.type).toBe('object');
+      expect(form.properties.grant_type.enum).toEqual(variants.flatMap((v) => v.properties.grant_type.enum));
+      const fields = new Set(variants.flatMap((v) => Object.keys(v.properties)));
+      expect(new Set(Object.keys(form.properties))).toEqual(fields);
+      for (const variant of variants) {
+        for (const [name, schema] of Object.entries<Json>(variant.properties)) {
+          if (name === 'grant_type') continue;
+          const { description: _a, ...rule } = schema;
+          const { description: _b, ...formRule } = form.properties[name];
+          expect(formRule, `${name} of ${variant.title}`).toEqual(rule);
+        }
+      }
+      // Required in every variant, so required in the form; the rest is checked by grant_type.
+      const always = [...fields].filter((name) => variants.every((v) => v.required.includes(name)));
+      expect([...form.required].sort()).toEqual(always.sort());
+    });
+  }
+});
+
+describe('the client-generation bundle (ramp-clients.yaml)', () => {
+  const clients = loadBundle('ramp-clients');
+
+  it('is the joined document without its webhooks, their event schemas kept in components', () => {
+    expect(clients.webhooks).toBeUndefined();
+    expect(joined.webhooks).toBeDefined();
+    expect(clients.paths).toEqual(joined.paths);
+    expect(clients.components.schemas).toEqual(joined.components.schemas);
+    for (const [name, item] of Object.entries<Json>(joined.webhooks)) {
+      const body = item.post.requestBody.content['application/json'].schema;
+      expect(body.$ref, name).toMatch(/^#\/components\/schemas\//);
+    }
+    // Only what the webhooks alone used is left out.
+    const { XSignature: _signature, ...parameters } = joined.components.parameters;
+    expect(clients.components.parameters).toEqual(parameters);
+    expect(reachableRefs(clients, clients.paths).size).toBeGreaterThan(0);
+    const dangling = [...reachableRefs(clients, { paths: clients.paths, components: clients.components })].filter((ref) => deref(clients, { $ref: ref }) === undefined);
+    expect(dangling).toEqual([]);
   });
 });

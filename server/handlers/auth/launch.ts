@@ -1,5 +1,6 @@
 /** `{app_url}/auth/launch`: sign a browser in (POST) or run the postMessage exchange (GET). */
-import { checkEmbedderOrigin, checkReturnUrl, checkTarget, checkTargetScope, jwtBearerGrant, sessionCookie } from '../../domain/auth/rules.ts';
+import { grantOf } from '../../domain/auth/grant.ts';
+import { checkEmbedderOrigin, checkReturnUrl, checkTarget, checkTargetScope, sessionCookie } from '../../domain/auth/rules.ts';
 import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
 import type { Handler } from '../types.ts';
 import { launchPage, launchRedirectPage, pageHeaders, staticPageCsp } from './pages.ts';
@@ -10,9 +11,10 @@ export const launchSession: Handler<'launchSession'> = async ({ body, req, servi
   const returnUrl = checkReturnUrl(body.return_url, config.env) ?? null;
   const target = checkTarget(body.target, config.appUrl);
   const options = { check: (grant: { scope: string }) => checkTargetScope(target, grant.scope.split(' ')), returnUrl };
-  const session = body.grant_type === jwtBearerGrant
-    ? await signInWithAssertion(services, body.assertion, options)
-    : await signInWithRefreshToken(services, body.refresh_token, options);
+  const grant = grantOf(body);
+  const session = 'assertion' in grant
+    ? await signInWithAssertion(services, grant.assertion, options)
+    : await signInWithRefreshToken(services, grant.refreshToken, options);
   const fetchDest = req.get('sec-fetch-dest');
   return {
     status: 200,
