@@ -104,7 +104,8 @@ export function generate(out: string) {
 
 /**
  * The joined document as partners' client generators take it (README, "Generate a client"):
- * the same paths, schemas and examples, without the `webhooks` section. The webhooks are
+ * the same paths, schemas and examples, without the `webhooks` section and with one request
+ * body per operation (jsonBodiesOnly). The webhooks are
  * requests the service sends, not operations a client calls; generators that read them make
  * API classes a partner cannot use, and some make code that does not compile
  * (openapi-generator's Python and typescript-fetch, oapi-codegen). Their event schemas stay
@@ -115,7 +116,38 @@ export function generate(out: string) {
 export function clientDocument(joined: Record<string, any>) {
   const { webhooks: _webhooks, ...document } = joined;
   const { XSignature: _signature, ...parameters } = document.components?.parameters ?? {};
-  return { ...document, info: { ...document.info, description: `${document.info.description} This copy, for client generators, leaves out the webhooks; their event schemas are in components.` }, components: { ...document.components, parameters } };
+  return {
+    ...document,
+    info: {
+      ...document.info,
+      description: `${document.info.description} This copy, for client generators, leaves out the webhooks (their event schemas are in components) and offers sign-in's JSON body only (the form body is for browsers and OAuth libraries).`,
+    },
+    paths: jsonBodiesOnly(document.paths),
+    components: { ...document.components, parameters },
+  };
+}
+
+/**
+ * Where an operation takes the same request as JSON and as a form (/auth/token,
+ * /auth/launch), the client bundle keeps the JSON body: a generated client sends one, and
+ * openapi-python-client 0.29 makes a module that fails to import for a required body with
+ * two media types (its issue #1451). The server still takes both; auth.yaml documents both.
+ */
+function jsonBodiesOnly(paths: Record<string, any>) {
+  const form = 'application/x-www-form-urlencoded';
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries<any>(item).map(([key, operation]) => {
+          const content = operation?.requestBody?.content;
+          if (!content?.[form] || !content['application/json']) return [key, operation];
+          const { [form]: _form, ...json } = content;
+          return [key, { ...operation, requestBody: { ...operation.requestBody, content: json } }];
+        }),
+      ),
+    ]),
+  );
 }
 
 /**

@@ -2864,13 +2864,25 @@ export interface components {
          * @description The paging fields of every list envelope.
          */
         PageMeta: {
-            /** @description Total across all pages. */
+            /**
+             * Format: int64
+             * @description Total across all pages.
+             */
             totalItems: number;
-            /** @description Items per page. */
+            /**
+             * Format: int32
+             * @description Items per page.
+             */
             pageSize: number;
-            /** @description Zero-based index of this page. */
+            /**
+             * Format: int32
+             * @description Zero-based index of this page.
+             */
             pageNumber: number;
-            /** @description Total pages. */
+            /**
+             * Format: int32
+             * @description Total pages.
+             */
             totalPages: number;
         };
         /**
@@ -3540,11 +3552,11 @@ export interface components {
             presignedUrl: string;
         };
         /**
-         * V1OnboardBankAccountsResponse
+         * V1OnboardedBankAccounts
          * @description Deprecated. The bank accounts registered through the onboarding URL. The key
          *     `bank_accounts` is snake_case as the seed gives it, the one exception to camelCase in v1.
          */
-        V1OnboardBankAccountsResponse: {
+        V1OnboardedBankAccounts: {
             bank_accounts: components["schemas"]["V1BankAccount"][];
         };
         /**
@@ -3721,13 +3733,25 @@ export interface components {
              * @description Always present; null unless `status` is `approved`, then the time of approval.
              */
             approvedAt: string | null;
-            /** @description Requirements approved. */
+            /**
+             * Format: int32
+             * @description Requirements approved.
+             */
             approved: number;
-            /** @description Requirements submitted and awaiting review. */
+            /**
+             * Format: int32
+             * @description Requirements submitted and awaiting review.
+             */
             submitted: number;
-            /** @description Requirements not yet started. */
+            /**
+             * Format: int32
+             * @description Requirements not yet started.
+             */
             notStarted: number;
-            /** @description All customer-facing requirements. */
+            /**
+             * Format: int32
+             * @description All customer-facing requirements.
+             */
             total: number;
         };
         /**
@@ -3793,129 +3817,186 @@ export interface components {
             items: components["schemas"]["Organization"][];
         };
         /**
-         * Problem
-         * @description An RFC 9457 problem details object: every v2 error uses it, served as
-         *     `application/problem+json`. Select handlers on the slug at the end of `type`
-         *     (`https://docs.ramp.example/errors/<slug>`); fall back to `status` for a slug you do
-         *     not know.
-         */
-        Problem: {
-            /**
-             * Format: uri
-             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
-             * @example https://docs.ramp.example/errors/not-found
-             */
-            type: string;
-            /**
-             * @description Short summary, the same for every occurrence of a type.
-             * @example Not found
-             */
-            title: string;
-            /**
-             * @description The HTTP status code.
-             * @example 404
-             */
-            status: number;
-            /**
-             * @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence.
-             * @example Order 7c9e6679-7425-40de-944b-e07fc1f90ae7 was not found.
-             */
-            detail: string;
-            /**
-             * @description A unique identifier of this occurrence; quote it when reporting a problem.
-             * @example urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e
-             */
-            instance: string;
-        };
-        /**
          * InvalidRequestProblem
          * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter, or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
          */
-        InvalidRequestProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/invalid-request";
-            /** @enum {string} */
-            title: "Invalid request";
-            /** @enum {integer} */
-            status: 400;
-        } & {
+        InvalidRequestProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/invalid-request";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Invalid request";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnauthorizedProblem
          * @description Problem `unauthorized` (401). The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment.
          */
-        UnauthorizedProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        UnauthorizedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/unauthorized";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Unauthorized";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 401;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * MethodNotAllowedProblem
          * @description Problem `method-not-allowed` (405). The path exists but not for this method; the `Allow` header lists the accepted methods.
          */
-        MethodNotAllowedProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        MethodNotAllowedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/method-not-allowed";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Method not allowed";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 405;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * RateLimitExceededProblem
          * @description Problem `rate-limit-exceeded` (429). Too many requests, for example reads for one organization. Retry after the number of seconds in `Retry-After`.
          */
-        RateLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        RateLimitExceededProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/rate-limit-exceeded";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Rate limit exceeded";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 429;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * InternalErrorProblem
          * @description Problem `internal-error` (500). An unexpected server error. Retry with exponential backoff.
          */
-        InternalErrorProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        InternalErrorProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/internal-error";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Internal error";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 500;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ServiceUnavailableProblem
          * @description Problem `service-unavailable` (503). A dependency is temporarily unavailable. Retry with exponential backoff.
          */
-        ServiceUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        ServiceUnavailableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/service-unavailable";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Service unavailable";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 503;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * NotFoundProblem
          * @description Problem `not-found` (404). The resource is absent or not in the route's organization, or the key cannot act for the `organizationId`.
          */
-        NotFoundProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        NotFoundProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/not-found";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Not found";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 404;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountKind
@@ -4064,29 +4145,31 @@ export interface components {
             detail: string;
         };
         /**
-         * ValidationProblem
-         * @description A problem that lists each offending field of the request.
-         */
-        ValidationProblem: components["schemas"]["Problem"] & {
-            errors: components["schemas"]["ProblemFieldError"][];
-        };
-        /**
          * ValidationErrorProblem
          * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed. `errors` lists each one with a JSON Pointer into the request.
          */
-        ValidationErrorProblem: components["schemas"]["ValidationProblem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/validation-error";
-            /** @enum {string} */
-            title: "Validation error";
-            /** @enum {integer} */
-            status: 400;
-        } & {
+        ValidationErrorProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/validation-error";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Validation error";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
+            errors: components["schemas"]["ProblemFieldError"][];
         };
         /**
          * BadRequestProblem
@@ -4100,103 +4183,183 @@ export interface components {
          * PaymentAccountUnavailableProblem
          * @description Problem `payment-account-unavailable` (409). Another organization holds the account.
          */
-        PaymentAccountUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/payment-account-unavailable";
-            /** @enum {string} */
-            title: "Payment account unavailable";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        PaymentAccountUnavailableProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-unavailable";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account unavailable";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountDisabledProblem
          * @description Problem `payment-account-disabled` (409). The account is disabled; it cannot be registered or quoted.
          */
-        PaymentAccountDisabledProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/payment-account-disabled";
-            /** @enum {string} */
-            title: "Payment account disabled";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        PaymentAccountDisabledProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-disabled";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account disabled";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ConflictProblem
          * @description Problem `conflict` (409). The request collides with existing state: a duplicate webhook subscription, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, or the active API key limit.
          */
-        ConflictProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/conflict";
-            /** @enum {string} */
-            title: "Conflict";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        ConflictProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/conflict";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Conflict";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PayloadTooLargeProblem
          * @description Problem `payload-too-large` (413). The request body is too large.
          */
-        PayloadTooLargeProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        PayloadTooLargeProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/payload-too-large";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Payload too large";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 413;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnsupportedMediaTypeProblem
          * @description Problem `unsupported-media-type` (415). The request body is not sent as `application/json` (or, where documented, `application/x-www-form-urlencoded`).
          */
-        UnsupportedMediaTypeProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        UnsupportedMediaTypeProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/unsupported-media-type";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Unsupported media type";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 415;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnsupportedProblem
          * @description Problem `unsupported` (422). The operation is unsupported, for example a debitCard account, an identifier no route accepts, an unquotable route, or a sandbox deposit on an order whose source does not receive fiat.
          */
-        UnsupportedProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/unsupported";
-            /** @enum {string} */
-            title: "Unsupported";
-            /** @enum {integer} */
-            status: 422;
-        } & {
+        UnsupportedProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/unsupported";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Unsupported";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
-         * RegistrationInfoProblem
-         * @description The fields of a problem that lists the registration fields a route needs.
+         * RegistrationInfoRequiredProblem
+         * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
          */
-        RegistrationInfoProblem: components["schemas"]["Problem"] & {
+        RegistrationInfoRequiredProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "https://docs.ramp.example/errors/registration-info-required";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Registration info required";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
             /**
              * @description Every registration field the route needs, as JSON Pointers into the request.
              * @example [
@@ -4214,52 +4377,56 @@ export interface components {
             missing: string[];
         };
         /**
-         * RegistrationInfoRequiredProblem
-         * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
-         */
-        RegistrationInfoRequiredProblem: components["schemas"]["RegistrationInfoProblem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/registration-info-required";
-            /** @enum {string} */
-            title: "Registration info required";
-            /** @enum {integer} */
-            status: 422;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://docs.ramp.example/errors/registration-info-required";
-        };
-        /**
          * HolderTaxIdMismatchProblem
          * @description Problem `holder-tax-id-mismatch` (422). `registrationInfo.taxId` differs from the verified tax id (omitting taxId uses the verified one).
          */
-        HolderTaxIdMismatchProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
-            /** @enum {string} */
-            title: "Holder tax id mismatch";
-            /** @enum {integer} */
-            status: 422;
-        } & {
+        HolderTaxIdMismatchProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Holder tax id mismatch";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * NotImplementedProblem
          * @description Problem `not-implemented` (501). The endpoint is documented but unavailable in this environment; do not retry.
          */
-        NotImplementedProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        NotImplementedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/not-implemented";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Not implemented";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 501;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * Blockchain
@@ -4430,91 +4597,131 @@ export interface components {
          * AmountOutOfRangeProblem
          * @description Problem `amount-out-of-range` (400). The amount is below the minimum or above the maximum of the rail.
          */
-        AmountOutOfRangeProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/amount-out-of-range";
-            /** @enum {string} */
-            title: "Amount out of range";
-            /** @enum {integer} */
-            status: 400;
-        } & {
+        AmountOutOfRangeProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/amount-out-of-range";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Amount out of range";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * SandboxLimitExceededProblem
          * @description Problem `sandbox-limit-exceeded` (400). The onramp amount is above the sandbox limit of 500 MXN per quote.
          */
-        SandboxLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
-            /** @enum {string} */
-            title: "Sandbox limit exceeded";
-            /** @enum {integer} */
-            status: 400;
-        } & {
+        SandboxLimitExceededProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Sandbox limit exceeded";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrganizationNotApprovedProblem
          * @description Problem `organization-not-approved` (409). The organization in the route is not approved (KYC or KYB), so it cannot quote.
          */
-        OrganizationNotApprovedProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/organization-not-approved";
-            /** @enum {string} */
-            title: "Organization not approved";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        OrganizationNotApprovedProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/organization-not-approved";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Organization not approved";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountNotReadyProblem
          * @description Problem `payment-account-not-ready` (409). The account is not ready in the needed direction on the chosen rail, is not registered on the named rail, or no rail carries the direction.
          */
-        PaymentAccountNotReadyProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/payment-account-not-ready";
-            /** @enum {string} */
-            title: "Payment account not ready";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        PaymentAccountNotReadyProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-not-ready";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account not ready";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * QuoteUnavailableProblem
          * @description Problem `quote-unavailable` (422). The route cannot be priced now. Retry with exponential backoff.
          */
-        QuoteUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/quote-unavailable";
-            /** @enum {string} */
-            title: "Quote unavailable";
-            /** @enum {integer} */
-            status: 422;
-        } & {
+        QuoteUnavailableProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/quote-unavailable";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Quote unavailable";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderStatus
@@ -4691,31 +4898,53 @@ export interface components {
          * QuoteExpiredProblem
          * @description Problem `quote-expired` (400). The quote given to order creation expired or does not exist. Request a new quote.
          */
-        QuoteExpiredProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/quote-expired";
-            /** @enum {string} */
-            title: "Quote expired";
-            /** @enum {integer} */
-            status: 400;
-        } & {
+        QuoteExpiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/quote-expired";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Quote expired";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderNotCancelableProblem
          * @description Problem `order-not-cancelable` (409). The order can no longer be canceled.
          */
-        OrderNotCancelableProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        OrderNotCancelableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/order-not-cancelable";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Order not cancelable";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderAuthorizationRequest
@@ -4739,55 +4968,79 @@ export interface components {
          * InvalidSignatureProblem
          * @description Problem `invalid-signature` (400). The signature is not valid hex, or does not verify over the authorization message with the wallet's `signerPublicKey` (sign the exact UTF-8 bytes of the message with ECDSA P-256 and SHA-256; send DER or r||s hex).
          */
-        InvalidSignatureProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/invalid-signature";
-            /** @enum {string} */
-            title: "Invalid signature";
-            /** @enum {integer} */
-            status: 400;
-        } & {
+        InvalidSignatureProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/invalid-signature";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Invalid signature";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * AuthorizationExpiredProblem
          * @description Problem `authorization-expired` (409). The sent id is not the order's current authorization, or it expired.
          */
-        AuthorizationExpiredProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/authorization-expired";
-            /** @enum {string} */
-            title: "Authorization expired";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        AuthorizationExpiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/authorization-expired";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Authorization expired";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * AuthorizationNotRequiredProblem
          * @description Problem `authorization-not-required` (409). The order has no pending authorization.
          */
-        AuthorizationNotRequiredProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
-            type: "https://docs.ramp.example/errors/authorization-not-required";
-            /** @enum {string} */
-            title: "Authorization not required";
-            /** @enum {integer} */
-            status: 409;
-        } & {
+        AuthorizationNotRequiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/authorization-not-required";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Authorization not required";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ClaimPreparation
@@ -4814,13 +5067,27 @@ export interface components {
          * OrderNotClaimableProblem
          * @description Problem `order-not-claimable` (409). The order is not claimable.
          */
-        OrderNotClaimableProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        OrderNotClaimableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/order-not-claimable";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Order not claimable";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * VerificationStatus
@@ -5055,7 +5322,10 @@ export interface components {
          *     body, with the same `eventId`.
          */
         WebhookDeliveryAttempt: {
-            /** @description 1 for the first attempt; a delivery makes at most 3. */
+            /**
+             * Format: int32
+             * @description 1 for the first attempt; a delivery makes at most 3.
+             */
             number: number;
             /**
              * Format: date-time
@@ -5068,7 +5338,10 @@ export interface components {
              *     sending process stopped before an answer (then `error` says so).
              */
             finishedAt: string | null;
-            /** @description The HTTP status the receiver answered; `null` when no answer came. */
+            /**
+             * Format: int32
+             * @description The HTTP status the receiver answered; `null` when no answer came.
+             */
             statusCode: number | null;
             /**
              * @description Why no status came, for display: a timeout, a connection error (refused, reset, TLS,
@@ -5161,13 +5434,27 @@ export interface components {
          * ForbiddenProblem
          * @description Problem `forbidden` (403). The operation is not allowed here, for example a sandbox simulator in production.
          */
-        ForbiddenProblem: components["schemas"]["Problem"] & {
-            /** @enum {string} */
+        ForbiddenProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/forbidden";
-            /** @enum {string} */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Forbidden";
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 403;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ApiKeyPage
@@ -5513,6 +5800,7 @@ export interface components {
             /** @description Units of `currency` that one US dollar buys (`1` for a USD token). */
             readonly fiat_exchange_rate_with_usd: components["schemas"]["Decimal"];
             /**
+             * Format: int32
              * @description The token's current rate in basis points (1 basis point is 0.01 %).
              * @example 1045
              */
@@ -5601,6 +5889,7 @@ export interface components {
              */
             readonly currency: string;
             /**
+             * Format: int32
              * @description The bond's current rate in basis points (1 basis point is 0.01 %).
              * @example 1045
              */
@@ -5852,6 +6141,7 @@ export interface components {
              */
             readonly token_type: "Bearer";
             /**
+             * Format: int32
              * @description Seconds until the access token expires; 900 (15 minutes).
              * @example 900
              */
@@ -6449,7 +6739,7 @@ export type SchemaV1BankAccount = components['schemas']['V1BankAccount'];
 export type SchemaV1BankAccountPage = components['schemas']['V1BankAccountPage'];
 export type SchemaV1CreateBankAccountRequest = components['schemas']['V1CreateBankAccountRequest'];
 export type SchemaV1OnboardBankAccountsRequest = components['schemas']['V1OnboardBankAccountsRequest'];
-export type SchemaV1OnboardBankAccountsResponse = components['schemas']['V1OnboardBankAccountsResponse'];
+export type SchemaV1OnboardedBankAccounts = components['schemas']['V1OnboardedBankAccounts'];
 export type SchemaV1WebhookEventType = components['schemas']['V1WebhookEventType'];
 export type SchemaV1WebhookSubscription = components['schemas']['V1WebhookSubscription'];
 export type SchemaV1WebhookPage = components['schemas']['V1WebhookPage'];
@@ -6471,7 +6761,6 @@ export type SchemaV1KycUpdatedEvent = components['schemas']['V1KycUpdatedEvent']
 export type SchemaV1KybUpdatedEvent = components['schemas']['V1KybUpdatedEvent'];
 export type SchemaV1BankAccountUpdatedEvent = components['schemas']['V1BankAccountUpdatedEvent'];
 export type SchemaOrganizationPage = components['schemas']['OrganizationPage'];
-export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaInvalidRequestProblem = components['schemas']['InvalidRequestProblem'];
 export type SchemaUnauthorizedProblem = components['schemas']['UnauthorizedProblem'];
 export type SchemaMethodNotAllowedProblem = components['schemas']['MethodNotAllowedProblem'];
@@ -6491,7 +6780,6 @@ export type SchemaPaymentAccount = components['schemas']['PaymentAccount'];
 export type SchemaPaymentAccountPage = components['schemas']['PaymentAccountPage'];
 export type SchemaPaymentAccountRequest = components['schemas']['PaymentAccountRequest'];
 export type SchemaProblemFieldError = components['schemas']['ProblemFieldError'];
-export type SchemaValidationProblem = components['schemas']['ValidationProblem'];
 export type SchemaValidationErrorProblem = components['schemas']['ValidationErrorProblem'];
 export type SchemaBadRequestProblem = components['schemas']['BadRequestProblem'];
 export type SchemaPaymentAccountUnavailableProblem = components['schemas']['PaymentAccountUnavailableProblem'];
@@ -6500,7 +6788,6 @@ export type SchemaConflictProblem = components['schemas']['ConflictProblem'];
 export type SchemaPayloadTooLargeProblem = components['schemas']['PayloadTooLargeProblem'];
 export type SchemaUnsupportedMediaTypeProblem = components['schemas']['UnsupportedMediaTypeProblem'];
 export type SchemaUnsupportedProblem = components['schemas']['UnsupportedProblem'];
-export type SchemaRegistrationInfoProblem = components['schemas']['RegistrationInfoProblem'];
 export type SchemaRegistrationInfoRequiredProblem = components['schemas']['RegistrationInfoRequiredProblem'];
 export type SchemaHolderTaxIdMismatchProblem = components['schemas']['HolderTaxIdMismatchProblem'];
 export type SchemaNotImplementedProblem = components['schemas']['NotImplementedProblem'];
@@ -7779,7 +8066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1OnboardBankAccountsResponse"];
+                    "application/json": components["schemas"]["V1OnboardedBankAccounts"];
                 };
             };
             /** @description The body is not valid JSON, or `presignedUrl` is missing or not a URL. */
