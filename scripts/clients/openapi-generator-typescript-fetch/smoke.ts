@@ -21,7 +21,7 @@ assert.ok(page.items.some((o) => o.organizationId === customer.organizationId));
 // Token costs: public, no key.
 const costs = await new PricesApi(new Configuration({ basePath: process.env.RAMP_BASE_URL! })).listTokenCosts();
 const cetes = costs['CETES'];
-assert.ok(cetes && cetes.tokenSymbol === 'CETES' && cetes.currency === 'MXN' && Number(cetes.tokenCostInFiat) > 0);
+assert.ok(cetes && cetes.token_symbol === 'CETES' && cetes.currency === 'MXN' && Number(cetes.token_cost_in_fiat) > 0);
 
 // A webhook subscription; its secret is shown once.
 const request: WebhookSubscriptionRequest = { url: `https://partner.example/hooks/${randomUUID()}`, eventType: 'orderUpdated' };
