@@ -108,6 +108,9 @@ describe('POST /auth/launch', () => {
     ['an unknown scope', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc loans' }), target: '/kyc' }), 'invalid_scope'],
     ['an unknown grant_type', async () => ({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
     ['no target', async () => ({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
+    // The form body is flat (LaunchForm): the grant's own field is checked by the server.
+    ['no assertion', async () => ({ grant_type: jwtBearer, target: '/kyc' }), 'invalid_request'],
+    ['no refresh_token', async () => ({ grant_type: 'refresh_token', target: '/kyc' }), 'invalid_request'],
     ['a javascript: return_url', async () => ({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
     ['an unknown refresh token', async () => ({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
   ];
