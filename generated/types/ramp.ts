@@ -2904,13 +2904,25 @@ export interface components {
          * @description The paging fields of every list envelope.
          */
         PageMeta: {
-            /** @description Total across all pages. */
+            /**
+             * Format: int64
+             * @description Total across all pages.
+             */
             totalItems: number;
-            /** @description Items per page. */
+            /**
+             * Format: int32
+             * @description Items per page.
+             */
             pageSize: number;
-            /** @description Zero-based index of this page. */
+            /**
+             * Format: int32
+             * @description Zero-based index of this page.
+             */
             pageNumber: number;
-            /** @description Total pages. */
+            /**
+             * Format: int32
+             * @description Total pages.
+             */
             totalPages: number;
         };
         /**
@@ -3580,11 +3592,11 @@ export interface components {
             presignedUrl: string;
         };
         /**
-         * V1OnboardBankAccountsResponse
+         * V1OnboardedBankAccounts
          * @description Deprecated. The bank accounts registered through the onboarding URL. The key
          *     `bank_accounts` is snake_case as the seed gives it, the one exception to camelCase in v1.
          */
-        V1OnboardBankAccountsResponse: {
+        V1OnboardedBankAccounts: {
             bank_accounts: components["schemas"]["V1BankAccount"][];
         };
         /**
@@ -3773,13 +3785,25 @@ export interface components {
              * @description Always present; null unless `status` is `approved`, then the time of approval.
              */
             approvedAt: string | null;
-            /** @description Requirements approved. */
+            /**
+             * Format: int32
+             * @description Requirements approved.
+             */
             approved: number;
-            /** @description Requirements submitted and awaiting review. */
+            /**
+             * Format: int32
+             * @description Requirements submitted and awaiting review.
+             */
             submitted: number;
-            /** @description Requirements not yet started. */
+            /**
+             * Format: int32
+             * @description Requirements not yet started.
+             */
             notStarted: number;
-            /** @description All customer-facing requirements. */
+            /**
+             * Format: int32
+             * @description All customer-facing requirements.
+             */
             total: number;
         };
         /**
@@ -3845,129 +3869,186 @@ export interface components {
             items: components["schemas"]["Organization"][];
         };
         /**
-         * Problem
-         * @description An RFC 9457 problem details object: every v2 error uses it, served as
-         *     `application/problem+json`. Select handlers on the slug at the end of `type`
-         *     (`https://docs.ramp.example/errors/<slug>`); fall back to `status` for a slug you do
-         *     not know.
-         */
-        Problem: {
-            /**
-             * Format: uri
-             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
-             * @example https://docs.ramp.example/errors/not-found
-             */
-            type: string;
-            /**
-             * @description Short summary, the same for every occurrence of a type.
-             * @example Not found
-             */
-            title: string;
-            /**
-             * @description The HTTP status code.
-             * @example 404
-             */
-            status: number;
-            /**
-             * @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence.
-             * @example Order 7c9e6679-7425-40de-944b-e07fc1f90ae7 was not found.
-             */
-            detail: string;
-            /**
-             * @description A unique identifier of this occurrence; quote it when reporting a problem.
-             * @example urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e
-             */
-            instance: string;
-        };
-        /**
          * InvalidRequestProblem
          * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter (one that is not well-formed Unicode or contains the NUL character U+0000 included), or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
          */
-        InvalidRequestProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/invalid-request";
-            /** @constant */
-            title: "Invalid request";
-            /** @constant */
-            status: 400;
-        } & {
+        InvalidRequestProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/invalid-request";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Invalid request";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnauthorizedProblem
          * @description Problem `unauthorized` (401). The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment.
          */
-        UnauthorizedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        UnauthorizedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/unauthorized";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Unauthorized";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 401;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * MethodNotAllowedProblem
          * @description Problem `method-not-allowed` (405). The path exists but not for this method; the `Allow` header lists the accepted methods.
          */
-        MethodNotAllowedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        MethodNotAllowedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/method-not-allowed";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Method not allowed";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 405;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * RateLimitExceededProblem
          * @description Problem `rate-limit-exceeded` (429). Too many requests, for example reads for one organization. Retry after the number of seconds in `Retry-After`.
          */
-        RateLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        RateLimitExceededProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/rate-limit-exceeded";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Rate limit exceeded";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 429;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * InternalErrorProblem
          * @description Problem `internal-error` (500). An unexpected server error. Retry with exponential backoff.
          */
-        InternalErrorProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        InternalErrorProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/internal-error";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Internal error";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 500;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ServiceUnavailableProblem
          * @description Problem `service-unavailable` (503). A dependency is temporarily unavailable. Retry with exponential backoff.
          */
-        ServiceUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        ServiceUnavailableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/service-unavailable";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Service unavailable";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 503;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * NotFoundProblem
          * @description Problem `not-found` (404). The resource is absent or not in the route's organization, or the key cannot act for the `organizationId`.
          */
-        NotFoundProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        NotFoundProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/not-found";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Not found";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 404;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountKind
@@ -4120,29 +4201,31 @@ export interface components {
             detail: string;
         };
         /**
-         * ValidationProblem
-         * @description A problem that lists each offending field of the request.
-         */
-        ValidationProblem: components["schemas"]["Problem"] & {
-            errors: components["schemas"]["ProblemFieldError"][];
-        };
-        /**
          * ValidationErrorProblem
          * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed (a string that is not well-formed Unicode or contains the NUL character U+0000 included). `errors` lists each one with a JSON Pointer into the request.
          */
-        ValidationErrorProblem: components["schemas"]["ValidationProblem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/validation-error";
-            /** @constant */
-            title: "Validation error";
-            /** @constant */
-            status: 400;
-        } & {
+        ValidationErrorProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/validation-error";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Validation error";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
+            errors: components["schemas"]["ProblemFieldError"][];
         };
         /**
          * BadRequestProblem
@@ -4157,103 +4240,183 @@ export interface components {
          * PaymentAccountUnavailableProblem
          * @description Problem `payment-account-unavailable` (409). Another organization holds the account.
          */
-        PaymentAccountUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/payment-account-unavailable";
-            /** @constant */
-            title: "Payment account unavailable";
-            /** @constant */
-            status: 409;
-        } & {
+        PaymentAccountUnavailableProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-unavailable";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account unavailable";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountDisabledProblem
          * @description Problem `payment-account-disabled` (409). The account is disabled; it cannot be registered or quoted.
          */
-        PaymentAccountDisabledProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/payment-account-disabled";
-            /** @constant */
-            title: "Payment account disabled";
-            /** @constant */
-            status: 409;
-        } & {
+        PaymentAccountDisabledProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-disabled";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account disabled";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ConflictProblem
          * @description Problem `conflict` (409). The request collides with existing state: a duplicate webhook subscription, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, or the active API key limit.
          */
-        ConflictProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/conflict";
-            /** @constant */
-            title: "Conflict";
-            /** @constant */
-            status: 409;
-        } & {
+        ConflictProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/conflict";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Conflict";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PayloadTooLargeProblem
          * @description Problem `payload-too-large` (413). The request body is too large.
          */
-        PayloadTooLargeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        PayloadTooLargeProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/payload-too-large";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Payload too large";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 413;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnsupportedMediaTypeProblem
          * @description Problem `unsupported-media-type` (415). The request body is not sent as `application/json` (or, where documented, `application/x-www-form-urlencoded`).
          */
-        UnsupportedMediaTypeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        UnsupportedMediaTypeProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/unsupported-media-type";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Unsupported media type";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 415;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnsupportedProblem
          * @description Problem `unsupported` (422). The operation is unsupported, for example a debitCard account, an identifier no route accepts, an unquotable route, or a sandbox deposit on an order whose source does not receive fiat.
          */
-        UnsupportedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/unsupported";
-            /** @constant */
-            title: "Unsupported";
-            /** @constant */
-            status: 422;
-        } & {
+        UnsupportedProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/unsupported";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Unsupported";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
-         * RegistrationInfoProblem
-         * @description The fields of a problem that lists the registration fields a route needs.
+         * RegistrationInfoRequiredProblem
+         * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
          */
-        RegistrationInfoProblem: components["schemas"]["Problem"] & {
+        RegistrationInfoRequiredProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "https://docs.ramp.example/errors/registration-info-required";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Registration info required";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
             /**
              * @description Every registration field the route needs, as JSON Pointers into the request.
              * @example [
@@ -4271,52 +4434,56 @@ export interface components {
             missing: string[];
         };
         /**
-         * RegistrationInfoRequiredProblem
-         * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
-         */
-        RegistrationInfoRequiredProblem: components["schemas"]["RegistrationInfoProblem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/registration-info-required";
-            /** @constant */
-            title: "Registration info required";
-            /** @constant */
-            status: 422;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://docs.ramp.example/errors/registration-info-required";
-        };
-        /**
          * HolderTaxIdMismatchProblem
          * @description Problem `holder-tax-id-mismatch` (422). `registrationInfo.taxId` differs from the verified tax id (omitting taxId uses the verified one).
          */
-        HolderTaxIdMismatchProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
-            /** @constant */
-            title: "Holder tax id mismatch";
-            /** @constant */
-            status: 422;
-        } & {
+        HolderTaxIdMismatchProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Holder tax id mismatch";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * NotImplementedProblem
          * @description Problem `not-implemented` (501). The endpoint is documented but unavailable in this environment; do not retry.
          */
-        NotImplementedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        NotImplementedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/not-implemented";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Not implemented";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 501;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * Blockchain
@@ -4487,91 +4654,131 @@ export interface components {
          * AmountOutOfRangeProblem
          * @description Problem `amount-out-of-range` (400). The amount is below the minimum or above the maximum of the rail.
          */
-        AmountOutOfRangeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/amount-out-of-range";
-            /** @constant */
-            title: "Amount out of range";
-            /** @constant */
-            status: 400;
-        } & {
+        AmountOutOfRangeProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/amount-out-of-range";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Amount out of range";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * SandboxLimitExceededProblem
          * @description Problem `sandbox-limit-exceeded` (400). The onramp amount is above the sandbox limit of 500 MXN per quote.
          */
-        SandboxLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
-            /** @constant */
-            title: "Sandbox limit exceeded";
-            /** @constant */
-            status: 400;
-        } & {
+        SandboxLimitExceededProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Sandbox limit exceeded";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrganizationNotApprovedProblem
          * @description Problem `organization-not-approved` (409). The organization in the route is not approved (KYC or KYB), so it cannot quote.
          */
-        OrganizationNotApprovedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/organization-not-approved";
-            /** @constant */
-            title: "Organization not approved";
-            /** @constant */
-            status: 409;
-        } & {
+        OrganizationNotApprovedProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/organization-not-approved";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Organization not approved";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountNotReadyProblem
          * @description Problem `payment-account-not-ready` (409). The account is not ready in the needed direction on the chosen rail, is not registered on the named rail, or no rail carries the direction.
          */
-        PaymentAccountNotReadyProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/payment-account-not-ready";
-            /** @constant */
-            title: "Payment account not ready";
-            /** @constant */
-            status: 409;
-        } & {
+        PaymentAccountNotReadyProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-not-ready";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account not ready";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * QuoteUnavailableProblem
          * @description Problem `quote-unavailable` (422). The route cannot be priced now. Retry with exponential backoff.
          */
-        QuoteUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/quote-unavailable";
-            /** @constant */
-            title: "Quote unavailable";
-            /** @constant */
-            status: 422;
-        } & {
+        QuoteUnavailableProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/quote-unavailable";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Quote unavailable";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderStatus
@@ -4748,31 +4955,53 @@ export interface components {
          * QuoteExpiredProblem
          * @description Problem `quote-expired` (400). The quote given to order creation expired or does not exist. Request a new quote.
          */
-        QuoteExpiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/quote-expired";
-            /** @constant */
-            title: "Quote expired";
-            /** @constant */
-            status: 400;
-        } & {
+        QuoteExpiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/quote-expired";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Quote expired";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderNotCancelableProblem
          * @description Problem `order-not-cancelable` (409). The order can no longer be canceled.
          */
-        OrderNotCancelableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        OrderNotCancelableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/order-not-cancelable";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Order not cancelable";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderAuthorizationRequest
@@ -4796,55 +5025,79 @@ export interface components {
          * InvalidSignatureProblem
          * @description Problem `invalid-signature` (400). The signature is not valid hex, or does not verify over the authorization message with the wallet's `signerPublicKey` (sign the exact UTF-8 bytes of the message with ECDSA P-256 and SHA-256; send DER or r||s hex).
          */
-        InvalidSignatureProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/invalid-signature";
-            /** @constant */
-            title: "Invalid signature";
-            /** @constant */
-            status: 400;
-        } & {
+        InvalidSignatureProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/invalid-signature";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Invalid signature";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * AuthorizationExpiredProblem
          * @description Problem `authorization-expired` (409). The sent id is not the order's current authorization, or it expired.
          */
-        AuthorizationExpiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/authorization-expired";
-            /** @constant */
-            title: "Authorization expired";
-            /** @constant */
-            status: 409;
-        } & {
+        AuthorizationExpiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/authorization-expired";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Authorization expired";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * AuthorizationNotRequiredProblem
          * @description Problem `authorization-not-required` (409). The order has no pending authorization.
          */
-        AuthorizationNotRequiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/authorization-not-required";
-            /** @constant */
-            title: "Authorization not required";
-            /** @constant */
-            status: 409;
-        } & {
+        AuthorizationNotRequiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/authorization-not-required";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Authorization not required";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ClaimPreparation
@@ -4871,13 +5124,27 @@ export interface components {
          * OrderNotClaimableProblem
          * @description Problem `order-not-claimable` (409). The order is not claimable.
          */
-        OrderNotClaimableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        OrderNotClaimableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/order-not-claimable";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Order not claimable";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * VerificationStatus
@@ -5126,7 +5393,10 @@ export interface components {
          *     body, with the same `eventId`.
          */
         WebhookDeliveryAttempt: {
-            /** @description 1 for the first attempt; a delivery makes at most 3. */
+            /**
+             * Format: int32
+             * @description 1 for the first attempt; a delivery makes at most 3.
+             */
             number: number;
             /**
              * Format: date-time
@@ -5139,7 +5409,10 @@ export interface components {
              *     sending process stopped before an answer (then `error` says so).
              */
             finishedAt: string | null;
-            /** @description The HTTP status the receiver answered; `null` when no answer came. */
+            /**
+             * Format: int32
+             * @description The HTTP status the receiver answered; `null` when no answer came.
+             */
             statusCode: number | null;
             /**
              * @description Why no status came, for display: a timeout, a connection error (refused, reset, TLS,
@@ -5232,13 +5505,27 @@ export interface components {
          * ForbiddenProblem
          * @description Problem `forbidden` (403). The operation is not allowed here, for example a sandbox simulator in production.
          */
-        ForbiddenProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        ForbiddenProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/forbidden";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Forbidden";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 403;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ApiKeyPage
@@ -5257,7 +5544,7 @@ export interface components {
             kty: "RSA" | "EC" | "OKP";
             /** @description Matched against the JWT header `kid`. */
             kid?: string;
-            /** @constant */
+            /** @enum {string} */
             use?: "sig";
             /**
              * @example RS256
@@ -5438,7 +5725,7 @@ export interface components {
          * @description The body of an `orderUpdated` delivery, sent when an order's status changes, or its funding instructions arrive or are replaced. Creating an order sends no event. The order's `organizationId` is its owner.
          */
         OrderUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "orderUpdated";
             /**
              * Format: uuid
@@ -5458,7 +5745,7 @@ export interface components {
          * @description The body of a `paymentAccountUpdated` delivery, sent when a payment account's status, or the status of any rail direction, changes.
          */
         PaymentAccountUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "paymentAccountUpdated";
             /**
              * Format: uuid
@@ -5487,7 +5774,7 @@ export interface components {
          *     `GET /organization/{organizationId}/kyc?requirements=true` upon this event, not on a timer.
          */
         KycUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "kycUpdated";
             /**
              * Format: uuid
@@ -5512,7 +5799,7 @@ export interface components {
          * @description The body of a `kybUpdated` delivery, sent when a business customer's KYB status changes. It fires only on an actual status change.
          */
         KybUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "kybUpdated";
             /**
              * Format: uuid
@@ -5598,6 +5885,7 @@ export interface components {
             /** @description Units of `currency` that one US dollar buys (`1` for a USD token). */
             readonly fiat_exchange_rate_with_usd: components["schemas"]["Decimal"];
             /**
+             * Format: int32
              * @description The token's current rate in basis points (1 basis point is 0.01 %).
              * @example 1045
              */
@@ -5686,6 +5974,7 @@ export interface components {
              */
             readonly currency: string;
             /**
+             * Format: int32
              * @description The bond's current rate in basis points (1 basis point is 0.01 %).
              * @example 1045
              */
@@ -5846,6 +6135,34 @@ export interface components {
             [key: string]: components["schemas"]["ExchangeRate"];
         };
         /**
+         * OAuthTokenForm
+         * @description The body of `POST /auth/token` as form fields (`application/x-www-form-urlencoded`, as
+         *     RFC 6749 sends it): the fields of `OAuthJwtBearerGrant` and `OAuthRefreshTokenGrant` in
+         *     one flat object, because a form has no union. `grant_type` says which other field is
+         *     required: `assertion` for the JWT bearer grant, `refresh_token` for the refresh token
+         *     grant; a missing one is `invalid_request`. The JSON body is the discriminated
+         *     `OAuthTokenRequest` with the same fields. Parameters the service does not know are
+         *     ignored (RFC 6749 section 3.2).
+         */
+        OAuthTokenForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /**
+             * @description The partner-signed JWT (compact serialization), with the JWT bearer grant. It is not
+             *     pattern-checked here: a malformed or unverifiable JWT is answered with
+             *     `invalid_grant`, not a schema error.
+             */
+            assertion?: string;
+            /**
+             * @description The refresh token to exchange, with the refresh token grant. An unknown, expired,
+             *     revoked or already used one is `invalid_grant`.
+             */
+            refresh_token?: string;
+        };
+        /**
          * OAuthJwtBearerGrant
          * @description Token request with the JWT bearer grant (RFC 7523): the partner-signed JWT in
          *     `assertion`. The rules the JWT must meet are in the description of `POST /auth/token`.
@@ -5881,10 +6198,10 @@ export interface components {
         };
         /**
          * OAuthTokenRequest
-         * @description The body of `POST /auth/token`, as form fields or JSON, selected by `grant_type`: a
-         *     partner-signed JWT (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token
-         *     (`refresh_token`). Parameters the service does not know are ignored (RFC 6749 section
-         *     3.2).
+         * @description The JSON body of `POST /auth/token` (the form body is `OAuthTokenForm`, with the same
+         *     fields), selected by `grant_type`: a partner-signed JWT
+         *     (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token (`refresh_token`).
+         *     Parameters the service does not know are ignored (RFC 6749 section 3.2).
          */
         OAuthTokenRequest: components["schemas"]["OAuthJwtBearerGrant"] | components["schemas"]["OAuthRefreshTokenGrant"];
         /**
@@ -5905,10 +6222,11 @@ export interface components {
             readonly access_token: string;
             /**
              * @description Always `Bearer`.
-             * @constant
+             * @enum {string}
              */
             readonly token_type: "Bearer";
             /**
+             * Format: int32
              * @description Seconds until the access token expires; 900 (15 minutes).
              * @example 900
              */
@@ -5953,6 +6271,49 @@ export interface components {
              * @example The assertion expired at 2026-05-14T16:36:07Z.
              */
             error_description: string;
+        };
+        /**
+         * LaunchForm
+         * @description The body of `POST /auth/launch` as form fields (`application/x-www-form-urlencoded`, what
+         *     an HTML form posts): the fields of `LaunchJwtBearerRequest` and
+         *     `LaunchRefreshTokenRequest` in one flat object, because a form has no union. `grant_type`
+         *     says which credential field is required: `assertion` for the JWT bearer grant,
+         *     `refresh_token` for the refresh token grant; a missing one is `invalid_request`.
+         *     `target` and `return_url` follow the same rules as in the JSON body, the discriminated
+         *     `LaunchRequest`. Unknown fields are ignored.
+         */
+        LaunchForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /** @description The partner-signed JWT, with the JWT bearer grant. A malformed or unverifiable JWT is `invalid_grant`. */
+            assertion?: string;
+            /**
+             * @description The refresh token, with the refresh token grant; it is consumed. Unknown, expired,
+             *     revoked or used: `invalid_grant`.
+             */
+            refresh_token?: string;
+            /**
+             * @description The app path to open, with an optional query string passed on unchanged. Allowed
+             *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target is
+             *     `invalid_request`. The path's flow must be one of the credential's scopes (`/account`
+             *     needs none), otherwise `invalid_scope`.
+             */
+            target: string;
+            /**
+             * Format: uri
+             * @description Optional. Where the app sends the browser when the person finishes or leaves the
+             *     flow. An absolute `https` URL (`http` is accepted only by the sandbox and the local
+             *     server); anything else is `invalid_request`.
+             */
+            return_url?: string;
         };
         /**
          * LaunchJwtBearerRequest
@@ -6025,9 +6386,9 @@ export interface components {
         };
         /**
          * LaunchRequest
-         * @description The body of `POST /auth/launch`, as form fields or JSON, selected by `grant_type`: a
-         *     partner-signed JWT or a refresh token, plus the app path to open (`target`) and an
-         *     optional `return_url`. Unknown fields are ignored.
+         * @description The JSON body of `POST /auth/launch` (the form body is `LaunchForm`, with the same
+         *     fields), selected by `grant_type`: a partner-signed JWT or a refresh token, plus the app
+         *     path to open (`target`) and an optional `return_url`. Unknown fields are ignored.
          */
         LaunchRequest: components["schemas"]["LaunchJwtBearerRequest"] | components["schemas"]["LaunchRefreshTokenRequest"];
     };
@@ -6514,7 +6875,7 @@ export type SchemaV1BankAccount = components['schemas']['V1BankAccount'];
 export type SchemaV1BankAccountPage = components['schemas']['V1BankAccountPage'];
 export type SchemaV1CreateBankAccountRequest = components['schemas']['V1CreateBankAccountRequest'];
 export type SchemaV1OnboardBankAccountsRequest = components['schemas']['V1OnboardBankAccountsRequest'];
-export type SchemaV1OnboardBankAccountsResponse = components['schemas']['V1OnboardBankAccountsResponse'];
+export type SchemaV1OnboardedBankAccounts = components['schemas']['V1OnboardedBankAccounts'];
 export type SchemaV1WebhookEventType = components['schemas']['V1WebhookEventType'];
 export type SchemaV1WebhookSubscription = components['schemas']['V1WebhookSubscription'];
 export type SchemaV1WebhookPage = components['schemas']['V1WebhookPage'];
@@ -6536,7 +6897,6 @@ export type SchemaV1KycUpdatedEvent = components['schemas']['V1KycUpdatedEvent']
 export type SchemaV1KybUpdatedEvent = components['schemas']['V1KybUpdatedEvent'];
 export type SchemaV1BankAccountUpdatedEvent = components['schemas']['V1BankAccountUpdatedEvent'];
 export type SchemaOrganizationPage = components['schemas']['OrganizationPage'];
-export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaInvalidRequestProblem = components['schemas']['InvalidRequestProblem'];
 export type SchemaUnauthorizedProblem = components['schemas']['UnauthorizedProblem'];
 export type SchemaMethodNotAllowedProblem = components['schemas']['MethodNotAllowedProblem'];
@@ -6556,7 +6916,6 @@ export type SchemaPaymentAccount = components['schemas']['PaymentAccount'];
 export type SchemaPaymentAccountPage = components['schemas']['PaymentAccountPage'];
 export type SchemaPaymentAccountRequest = components['schemas']['PaymentAccountRequest'];
 export type SchemaProblemFieldError = components['schemas']['ProblemFieldError'];
-export type SchemaValidationProblem = components['schemas']['ValidationProblem'];
 export type SchemaValidationErrorProblem = components['schemas']['ValidationErrorProblem'];
 export type SchemaBadRequestProblem = components['schemas']['BadRequestProblem'];
 export type SchemaPaymentAccountUnavailableProblem = components['schemas']['PaymentAccountUnavailableProblem'];
@@ -6565,7 +6924,6 @@ export type SchemaConflictProblem = components['schemas']['ConflictProblem'];
 export type SchemaPayloadTooLargeProblem = components['schemas']['PayloadTooLargeProblem'];
 export type SchemaUnsupportedMediaTypeProblem = components['schemas']['UnsupportedMediaTypeProblem'];
 export type SchemaUnsupportedProblem = components['schemas']['UnsupportedProblem'];
-export type SchemaRegistrationInfoProblem = components['schemas']['RegistrationInfoProblem'];
 export type SchemaRegistrationInfoRequiredProblem = components['schemas']['RegistrationInfoRequiredProblem'];
 export type SchemaHolderTaxIdMismatchProblem = components['schemas']['HolderTaxIdMismatchProblem'];
 export type SchemaNotImplementedProblem = components['schemas']['NotImplementedProblem'];
@@ -6653,11 +7011,13 @@ export type SchemaRestrictedCountryList = components['schemas']['RestrictedCount
 export type SchemaExchangeRateSource = components['schemas']['ExchangeRateSource'];
 export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
 export type SchemaExchangeRateMap = components['schemas']['ExchangeRateMap'];
+export type SchemaOAuthTokenForm = components['schemas']['OAuthTokenForm'];
 export type SchemaOAuthJwtBearerGrant = components['schemas']['OAuthJwtBearerGrant'];
 export type SchemaOAuthRefreshTokenGrant = components['schemas']['OAuthRefreshTokenGrant'];
 export type SchemaOAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
 export type SchemaOAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
+export type SchemaLaunchForm = components['schemas']['LaunchForm'];
 export type SchemaLaunchJwtBearerRequest = components['schemas']['LaunchJwtBearerRequest'];
 export type SchemaLaunchRefreshTokenRequest = components['schemas']['LaunchRefreshTokenRequest'];
 export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
@@ -7845,7 +8205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1OnboardBankAccountsResponse"];
+                    "application/json": components["schemas"]["V1OnboardedBankAccounts"];
                 };
             };
             /** @description The body is not valid JSON, or `presignedUrl` is missing or not a URL. */
@@ -10248,7 +10608,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenForm"];
                 "application/json": components["schemas"]["OAuthTokenRequest"];
             };
         };
@@ -10360,7 +10720,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LaunchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LaunchForm"];
                 "application/json": components["schemas"]["LaunchRequest"];
             };
         };

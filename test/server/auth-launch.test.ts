@@ -133,6 +133,9 @@ describe('POST /auth/launch', () => {
     ['a JWT whose aud also names another audience', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ aud: ['https://evil.example', partner.audience] }), target: '/kyc' }), 'invalid_grant'],
     ['an unknown grant_type', async () => ({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
     ['no target', async () => ({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
+    // The form body is flat (LaunchForm): the grant's own field is checked by the server.
+    ['no assertion', async () => ({ grant_type: jwtBearer, target: '/kyc' }), 'invalid_request'],
+    ['no refresh_token', async () => ({ grant_type: 'refresh_token', target: '/kyc' }), 'invalid_request'],
     ['a javascript: return_url', async () => ({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
     ['an unknown refresh token', async () => ({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
   ];

@@ -1,5 +1,6 @@
 /** `{app_url}/auth/launch`: sign a browser in (POST) or run the postMessage exchange (GET). */
-import { checkEmbedderOrigin, checkOrigin, checkReturnUrl, checkTarget, checkTargetScope, jwtBearerGrant, sessionCookie } from '../../domain/auth/rules.ts';
+import { grantOf } from '../../domain/auth/grant.ts';
+import { checkEmbedderOrigin, checkOrigin, checkReturnUrl, checkTarget, checkTargetScope, sessionCookie } from '../../domain/auth/rules.ts';
 import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
 import type { Handler } from '../types.ts';
 import { launchPage, launchRedirectPage, pageHeaders, sessionPageHeaders } from './pages.ts';
@@ -11,9 +12,10 @@ export const launchSession: Handler<'launchSession'> = async ({ body, query, req
   const frameAncestor = query.origin === undefined ? null : checkOrigin(query.origin, config.env);
   const target = checkTarget(body.target, config.appUrl);
   const options = { check: (grant: { scope: string }) => checkTargetScope(target, grant.scope.split(' ')), returnUrl, frameAncestor };
-  const session = body.grant_type === jwtBearerGrant
-    ? await signInWithAssertion(services, body.assertion, options)
-    : await signInWithRefreshToken(services, body.refresh_token, options);
+  const grant = grantOf(body);
+  const session = 'assertion' in grant
+    ? await signInWithAssertion(services, grant.assertion, options)
+    : await signInWithRefreshToken(services, grant.refreshToken, options);
   const fetchDest = req.get('sec-fetch-dest');
   return {
     status: 200,
