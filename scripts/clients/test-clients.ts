@@ -130,6 +130,13 @@ async function strictTsc(context: Context) {
 const tsxFlow = (context: Context) => context.run(bin('tsx'), [join(context.out, 'smoke.ts')], { cwd: context.out, env: context.env });
 
 /** A Go module with the smoke program that uses the generated package through a replace. */
+/** A generated Go client's strict build (`go vet`), then the smoke program built against it. */
+async function goCompile(context: Context, module: string) {
+  await context.run('go', ['mod', 'tidy'], { cwd: join(context.out, 'client') });
+  await context.run('go', ['vet', '.'], { cwd: join(context.out, 'client') });
+  await goSmoke(context, module);
+}
+
 async function goSmoke(context: Context, module: string) {
   const smoke = join(context.out, 'smoke');
   mkdirSync(smoke, { recursive: true });
@@ -169,11 +176,7 @@ export const generators: Generator[] = [
     ci: true,
     steps: {
       generate: (c) => openapiGenerator(c, 'go', join(c.out, 'client')),
-      compile: async (c) => {
-        await c.run('go', ['mod', 'tidy'], { cwd: join(c.out, 'client') });
-        await c.run('go', ['vet', '.'], { cwd: join(c.out, 'client') });
-        await goSmoke(c, 'github.com/ramp-example/ramp-go');
-      },
+      compile: (c) => goCompile(c, 'github.com/ramp-example/ramp-go'),
       flow: (c) => c.run(join(c.out, 'smoke-bin'), [], { env: c.env }),
     },
   },
@@ -261,11 +264,7 @@ export const generators: Generator[] = [
         await c.run(exe, ['-config', join(c.smoke, 'oapi-codegen.yaml'), document], { cwd: client });
         writeFileSync(join(client, 'go.mod'), 'module ramp-example/ramp\n\ngo 1.23\n');
       },
-      compile: async (c) => {
-        await c.run('go', ['mod', 'tidy'], { cwd: join(c.out, 'client') });
-        await c.run('go', ['vet', '.'], { cwd: join(c.out, 'client') });
-        await goSmoke(c, 'ramp-example/ramp');
-      },
+      compile: (c) => goCompile(c, 'ramp-example/ramp'),
       flow: (c) => c.run(join(c.out, 'smoke-bin'), [], { env: c.env }),
     },
   },
