@@ -13,6 +13,7 @@ import { Problem, validationError } from './problems.ts';
 import { refusedParameter, refusedValue } from './domain/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './submissionErrors.ts';
+import { withPartnerClock } from './features/clock/useCases.ts';
 import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
 
 export const bodyLimit = '256kb';
@@ -197,12 +198,14 @@ function limitReadsOf(services: Services) {
 function serve(services: Services, handler: Handler<ServedOperationId>) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      const caller = (req as Request & { caller: Caller }).caller;
       const reply: LooseReply = await handler({
         params: req.params as never,
         query: req.query as never,
         body: req.body,
-        caller: (req as Request & { caller: Caller }).caller,
-        services,
+        caller,
+        // The partner's sandbox clock for everything the request reads and changes (features/clock).
+        services: withPartnerClock(services, caller),
         req,
         res,
       });

@@ -6,9 +6,7 @@
 import type { Services } from './services.ts';
 import { authCleanupJob } from './domain/auth/signIn.ts';
 import { deliveryJob } from './webhooks/delivery.ts';
-import { v1SettlementJob } from './domain/v1/settlement.ts';
-import { expireOrderFunding, settleOrders } from './domain/orders.ts';
-import { verifyPaymentAccounts } from './domain/paymentAccounts.ts';
+import { timerJobs } from './features/clock/timers.ts';
 
 export interface Job {
   name: string;
@@ -26,7 +24,8 @@ export interface Job {
   wakeOn?(services: Services, wake: () => void): (() => Promise<void>) | undefined;
 }
 
-export const jobs: Job[] = [v1SettlementJob, deliveryJob, verifyPaymentAccounts, settleOrders, expireOrderFunding, authCleanupJob];
+/** The timers' jobs (settlements, verifications, funding deadlines) apply what is due on each partner's sandbox clock. */
+export const jobs: Job[] = [deliveryJob, ...timerJobs, authCleanupJob];
 
 export interface RunningJobs {
   /** Runs every job once now and waits for it (tests use this to avoid sleeping). */

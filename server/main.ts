@@ -19,7 +19,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`cannot open the database ${whereIsTheDatabase(config)}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const prices = new PriceFeed(config.pricesFile, new Date(Date.now() + config.pricesWarmupMs));
-  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock, prices };
+  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock, realClock: systemClock, prices };
   const seeded = await bootstrapSeedKey(storage, config, systemClock.now());
   const app = createApp(services, handlers);
   const running = startJobs(services, config.jobIntervalMs);

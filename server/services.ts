@@ -16,7 +16,16 @@ export interface Services {
   storage: Storage;
   contract: Contract;
   logger: Logger;
+  /**
+   * The time of what is read and changed: real time, except in a request of a partner whose
+   * sandbox clock is frozen or moved (server/features/clock), where it is that partner's.
+   */
   clock: Clock;
+  /**
+   * Real time, whatever a partner's sandbox clock says: webhook deliveries and their
+   * retries, rate limits, sign-in tokens and the JWKS cache follow it.
+   */
+  realClock: Clock;
   prices: PriceFeed;
 }
 

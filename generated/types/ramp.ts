@@ -1961,6 +1961,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the partner's sandbox clock
+         * @description The sandbox time of the key's partner (the top of its organization's parent chain), whether
+         *     it is frozen, and when the next scheduled change falls due. A customer organization's key
+         *     reads its partner's clock. See **Sandbox clock** in the description of this document.
+         *
+         *     Sandbox only: in production it answers 403 `forbidden`.
+         */
+        get: operations["getSandboxClock"];
+        /**
+         * Freeze the sandbox clock, or let it run
+         * @description `{"frozen": true}` stops the partner's clock at its current instant: from then on nothing
+         *     happens by itself (no deposit completes, no token arrives, no account becomes ready, no
+         *     order is canceled) until the clock is advanced with `POST /sandbox/clock/advance`.
+         *     `{"frozen": false}` lets it run again from the instant it stands at. Answers the clock.
+         *
+         *     Only the partner's own key may set its clock: a customer organization's key is 403
+         *     `forbidden`. Sandbox only: in production it answers 403 `forbidden`.
+         */
+        put: operations["setSandboxClock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox clock
+         * @description Moves the partner's clock forward `by` a duration or `to` an instant (exactly one), and
+         *     applies, in the order they fall due, every change scheduled up to that instant, exactly
+         *     as if that time had passed: quotes expire, unfunded orders are canceled, deposited
+         *     onramps complete, payment accounts become ready, v1 tokens are delivered and v1
+         *     offramps finalized. A change that schedules another (a v1 deposit schedules its tokens)
+         *     is followed within the same call when the next one falls due in time. Each change
+         *     records its event with `occurredAt` at the instant it fell due, and the object's
+         *     `updatedAt` is that instant. The call answers once every change is applied and
+         *     committed; webhooks are then delivered on real time, as always.
+         *
+         *     Works on a frozen clock (which stays frozen at the new instant) and on a running one
+         *     (which runs on from the new instant). One call moves at most 366 days. `to` before the
+         *     clock's time is 409 `conflict`. Concurrent calls apply each change once.
+         *
+         *     Only the partner's own key may advance its clock: a customer organization's key is 403
+         *     `forbidden`. Sandbox only: in production it answers 403 `forbidden`.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/lookup/tokens/cost": {
         parameters: {
             query?: never;
@@ -5721,6 +5790,138 @@ export interface components {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /**
+         * SandboxClock
+         * @description Sandbox only. The sandbox time of a partner organization: the instant every object of the
+         *     partner and of all its customer organizations is read and changed at (`createdAt`,
+         *     `updatedAt`, `expiresAt`, `occurredAt`, `approvedAt`, the v1 lists' date filters), and the
+         *     instant the timers of those objects are compared with. It never goes backwards. See
+         *     **Sandbox clock** in the description of this document.
+         */
+        SandboxClock: {
+            /**
+             * Format: uuid
+             * @description The partner organization the clock belongs to: the top of the key's organization's
+             *     parent chain. One clock covers it and all its customer organizations.
+             */
+            readonly organizationId: string;
+            /**
+             * Format: date-time
+             * @description The partner's sandbox time.
+             */
+            readonly now: string;
+            /**
+             * @description `true`: the time stands still and nothing happens by itself until the clock is
+             *     advanced. `false`: it follows real time plus the partner's offset, and what falls due
+             *     is applied in the background, within a fraction of a second.
+             */
+            readonly frozen: boolean;
+            /**
+             * Format: date-time
+             * @description The instant the next scheduled change of the partner's sandbox falls due (an unfunded
+             *     order canceled, an onramp completed, a payment account ready, a v1 step), or `null`
+             *     when nothing is scheduled. Quotes are not counted: an expired quote only stops being
+             *     accepted. Advancing `to` this instant applies that change.
+             */
+            readonly nextDueAt: string | null;
+        };
+        /**
+         * SandboxClockRequest
+         * @description Sandbox only. Freezes the partner's clock at its current instant, or lets it run again
+         *     from the instant it stands at (the time it stood still is not caught up: the clock's
+         *     offset from real time absorbs it).
+         */
+        SandboxClockRequest: {
+            /** @description `true` freezes the clock; `false` lets it run. Setting the state it already has changes nothing. */
+            frozen: boolean;
+        };
+        /**
+         * AdvanceSandboxClockRequest
+         * @description Sandbox only. How far to move the partner's clock: exactly one of `by` (a duration) or
+         *     `to` (an instant). One call moves it at most 366 days, so a mistyped unit fails loudly
+         *     instead of applying years of timers; move further with several calls.
+         */
+        AdvanceSandboxClockRequest: {
+            /**
+             * @description An ISO 8601 duration of fixed length: weeks, days, hours, minutes and seconds (up to
+             *     milliseconds), for example `PT5M1S`, `P3DT1S`, `PT0.5S`. `PT0S` applies what is
+             *     already due without moving the clock. Years and months are refused: they have no fixed
+             *     length.
+             * @example PT5M1S
+             */
+            by?: string;
+            /**
+             * Format: date-time
+             * @description The instant to move to. An instant before the clock's time is 409 `conflict` (time
+             *     never goes backwards); the clock's own time applies what is already due.
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            to?: string;
+        };
+        /**
+         * SandboxTransitionKind
+         * @description Sandbox only. What fell due when the clock was advanced, and what it did:
+         *     - `quoteExpired`: a quote not yet ordered stopped being accepted (no event).
+         *     - `orderFundingExpired`: an order still `created` at its funding deadline (`fundingInstructions.expiresAt`, or its authorization's `expiresAt`) became `canceled` (`orderUpdated`).
+         *     - `orderCompleted`: an onramp funded by the sandbox deposit simulator became `completed` (`orderUpdated`).
+         *     - `paymentAccountReady`: the rail finished verifying a payment account; its pending directions became `ready` (`paymentAccountUpdated`).
+         *     - `v1TokensDelivered`: a funded v1 onramp's tokens arrived; it became `completed` (v1 `order_updated`).
+         *     - `v1OfframpFinalized`: a completed v1 offramp's reversal window closed; it became `finalized` (v1 `order_updated`).
+         * @enum {string}
+         */
+        SandboxTransitionKind: "quoteExpired" | "orderFundingExpired" | "orderCompleted" | "paymentAccountReady" | "v1TokensDelivered" | "v1OfframpFinalized";
+        /**
+         * SandboxTransition
+         * @description Sandbox only. One change that fell due while the clock was advanced.
+         */
+        SandboxTransition: {
+            kind: components["schemas"]["SandboxTransitionKind"];
+            /**
+             * Format: uuid
+             * @description The id of the object that changed (the quote, order or payment account).
+             */
+            readonly id: string;
+            /**
+             * Format: uuid
+             * @description The organization that holds the object (the partner or one of its customers).
+             */
+            readonly organizationId: string;
+            /**
+             * Format: date-time
+             * @description The instant it fell due. The object's `updatedAt` and its event's `occurredAt` are this
+             *     instant, not the instant of the call.
+             */
+            readonly dueAt: string;
+        };
+        /**
+         * SandboxClockAdvance
+         * @description Sandbox only. The answer of an advance: the clock at its new instant, and every change
+         *     this call applied, in the order they fell due.
+         */
+        SandboxClockAdvance: {
+            clock: components["schemas"]["SandboxClock"];
+            /** @description How many changes of each kind this call applied. */
+            readonly counts: {
+                /** Format: int32 */
+                quoteExpired: number;
+                /** Format: int32 */
+                orderFundingExpired: number;
+                /** Format: int32 */
+                orderCompleted: number;
+                /** Format: int32 */
+                paymentAccountReady: number;
+                /** Format: int32 */
+                v1TokensDelivered: number;
+                /** Format: int32 */
+                v1OfframpFinalized: number;
+            };
+            /**
+             * @description The changes this call applied, oldest `dueAt` first. Changes a running clock's
+             *     background work or a concurrent advance applied first are not listed again: each is
+             *     applied once.
+             */
+            readonly transitions: components["schemas"]["SandboxTransition"][];
+        };
+        /**
          * OrderUpdatedEvent
          * @description The body of an `orderUpdated` delivery, sent when an order's status changes, or its funding instructions arrive or are replaced. Creating an order sends no event. The order's `organizationId` is its owner.
          */
@@ -6613,6 +6814,19 @@ export interface components {
             };
         };
         /**
+         * @description `invalid-request` (malformed JSON, bad parameter, failed value check) or
+         *     `validation-error` (fields missing, not allowed or malformed; `errors` lists them). A
+         *     string that is not well-formed Unicode or contains the NUL character U+0000 is malformed.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["BadRequestProblem"];
+            };
+        };
+        /**
          * @description The query string is wrong: `max_age` is not an integer of 0 or more, or the query names a
          *     parameter the operation does not define; or a path or query value contains the NUL
          *     character (`%00`). The body is a `LookupError`.
@@ -6993,6 +7207,12 @@ export type SchemaSimulateDepositRequest = components['schemas']['SimulateDeposi
 export type SchemaSimulateOrderRequest = components['schemas']['SimulateOrderRequest'];
 export type SchemaSimulatePaymentAccountRequest = components['schemas']['SimulatePaymentAccountRequest'];
 export type SchemaWebhookResend = components['schemas']['WebhookResend'];
+export type SchemaSandboxClock = components['schemas']['SandboxClock'];
+export type SchemaSandboxClockRequest = components['schemas']['SandboxClockRequest'];
+export type SchemaAdvanceSandboxClockRequest = components['schemas']['AdvanceSandboxClockRequest'];
+export type SchemaSandboxTransitionKind = components['schemas']['SandboxTransitionKind'];
+export type SchemaSandboxTransition = components['schemas']['SandboxTransition'];
+export type SchemaSandboxClockAdvance = components['schemas']['SandboxClockAdvance'];
 export type SchemaOrderUpdatedEvent = components['schemas']['OrderUpdatedEvent'];
 export type SchemaPaymentAccountUpdatedEvent = components['schemas']['PaymentAccountUpdatedEvent'];
 export type SchemaKycUpdatedEvent = components['schemas']['KycUpdatedEvent'];
@@ -7044,6 +7264,7 @@ export type ResponseOrderNotCancelable = components['responses']['OrderNotCancel
 export type ResponseOrderNotClaimable = components['responses']['OrderNotClaimable'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseLookupBadRequest = components['responses']['LookupBadRequest'];
 export type ResponseLookupInternalError = components['responses']['LookupInternalError'];
 export type ResponseLookupServiceUnavailable = components['responses']['LookupServiceUnavailable'];
@@ -10345,6 +10566,132 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: in production, or with the key of a customer organization (the clock is its partner's). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceSandboxClockRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock at its new instant and what this call applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClockAdvance"];
+                };
+            };
+            /** @description `invalid-request` (malformed JSON) or `validation-error`: neither or both of `by` and `to`, a duration naming no unit, or more than 366 days. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: in production, or with the key of a customer organization (the clock is its partner's). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `conflict`: `to` is before the clock's time; time never goes backwards. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

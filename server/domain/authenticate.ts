@@ -9,14 +9,19 @@ import type { Caller } from '../handlers/types.ts';
 const unauthorized = (detail: string) => new Problem('unauthorized', detail);
 const lastUsedResolutionMs = 60_000;
 
-/** The key and its organization in one indexed query, by the key's lookup hash (its one parameter). */
+/**
+ * The key, its organization and its partner's sandbox clock (features/clock) in one indexed
+ * query, by the key's lookup hash (its one parameter).
+ */
 const keyQuery = (db: Db, lookup: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
+    .leftJoin('sandbox_clocks', 'sandbox_clocks.partner_id', 'organizations.top_id')
     .where('api_keys.lookup', '=', lookup)
     .selectAll('organizations')
-    .select(['api_keys.id as key_id', 'api_keys.hash as key_hash', 'api_keys.revoked_at as key_revoked_at', 'api_keys.last_used_at as key_last_used_at']);
+    .select(['api_keys.id as key_id', 'api_keys.hash as key_hash', 'api_keys.revoked_at as key_revoked_at', 'api_keys.last_used_at as key_last_used_at'])
+    .select(['sandbox_clocks.frozen_at as clock_frozen_at', 'sandbox_clocks.offset_ms as clock_offset_ms']);
 
 type KeyQuery = ReturnType<typeof keyQuery>;
 type CompiledKeyQuery = ReturnType<KeyQuery['compile']>;
@@ -47,12 +52,13 @@ export async function authenticate(db: Db, config: Config, header: string | unde
   }
   const found = await findKey(db, keyLookup(key.keyId));
   if (!found) throw unauthorized('Invalid API key.');
-  const { key_id: keyId, key_hash: hash, key_revoked_at: revokedAt, key_last_used_at: lastUsedAt, ...organization } = found;
+  const { key_id: keyId, key_hash: hash, key_revoked_at: revokedAt, key_last_used_at: lastUsedAt, clock_frozen_at: frozenAt, clock_offset_ms: offsetMs, ...organization } = found;
   if (organization.id !== key.organizationId || revokedAt !== null || !hashMatches(key.raw, organization.key_salt, hash)) {
     throw unauthorized('Invalid API key.');
   }
   if (!lastUsedAt || now.getTime() - Date.parse(lastUsedAt) > lastUsedResolutionMs) {
     await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', keyId).execute();
   }
-  return { organization, keyId };
+  const sandboxClock = frozenAt !== null || offsetMs !== null ? { frozenAt, offsetMs: Number(offsetMs ?? 0) } : undefined;
+  return { organization, keyId, ...(sandboxClock ? { sandboxClock } : {}) };
 }

@@ -9,7 +9,6 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { components } from '../../generated/types/ramp.ts';
 import type { Caller } from '../handlers/types.ts';
-import type { Job } from '../jobs.ts';
 import { Problem, validationError } from '../problems.ts';
 import type { Services } from '../services.ts';
 import type { Tx } from '../storage/database.ts';
@@ -223,7 +222,7 @@ async function changeOrder(
     }
     if (after.status !== row.status || after.funding_instructions !== row.funding_instructions) {
       const organization = await organizationsRepository(tx).find(row.organization_id);
-      await recordV2Event(tx, { type: 'orderUpdated', organization: organization!, occurredAt: now, order: presentOrder(after) });
+      await recordV2Event(tx, { type: 'orderUpdated', organization: organization!, occurredAt: now, deliverFrom: services.realClock.now(), order: presentOrder(after) });
     }
     return after;
   });
@@ -338,21 +337,24 @@ export async function simulateOrder(services: Services, organization: Organizati
 }
 
 /** What the service does on its own: a funded onramp delivers; an unfunded order past its deadline is canceled. */
-function dueJob(name: string, status: OrderStatus, column: 'settle_at' | 'funding_deadline', action: OrderAction): Job {
-  return {
-    name,
-    async run(services) {
-      const due = await ordersRepository(services.storage.db).due(status, column, services.clock.now().toISOString());
-      for (const { id, organization_id } of due) {
-        await changeOrder(services, organization_id, id, (order, now) => {
-          // Another process, or a simulator, moved it first.
-          if (order.status !== status || order[column] === null || order[column]! > now.toISOString()) return undefined;
-          return statusChange(order, action);
-        });
-      }
-    },
-  };
-}
+export const orderTimers = {
+  settle: { status: 'funded', column: 'settle_at', action: 'settle' },
+  fundingDeadline: { status: 'created', column: 'funding_deadline', action: 'expireFunding' },
+} as const satisfies Record<string, { status: OrderStatus; column: 'settle_at' | 'funding_deadline'; action: OrderAction }>;
 
-export const settleOrders = dueJob('settleOrders', 'funded', 'settle_at', 'settle');
-export const expireOrderFunding = dueJob('expireOrderFunding', 'created', 'funding_deadline', 'expireFunding');
+/**
+ * Applies an order's timer when it is due at the services' clock (the partner's, or the
+ * instant an advance reached): true when it moved the order. Run by the background job and
+ * by `POST /sandbox/clock/advance` alike (features/clock/timers.ts).
+ */
+export async function applyOrderTimer(services: Services, timer: keyof typeof orderTimers, organizationId: string, id: string): Promise<boolean> {
+  const { status, column, action } = orderTimers[timer];
+  let applied = false;
+  await changeOrder(services, organizationId, id, (order, now) => {
+    // Another process, an advance or a simulator moved it first.
+    if (order.status !== status || order[column] === null || order[column]! > now.toISOString()) return undefined;
+    applied = true;
+    return statusChange(order, action);
+  });
+  return applied;
+}

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/types/ramp.ts';
-import type { Job } from '../jobs.ts';
 import { Problem, validationError } from '../problems.ts';
 import type { Services } from '../services.ts';
 import type { Db, Tx } from '../storage/database.ts';
@@ -183,6 +182,7 @@ async function save(services: Services, tx: Tx, before: PaymentAccountRow, chang
       type: 'paymentAccountUpdated',
       organization: organization!,
       occurredAt: now,
+      deliverFrom: services.realClock.now(),
       paymentAccount: presentPaymentAccount(after),
     });
   }
@@ -239,20 +239,19 @@ export async function simulatePaymentAccount(services: Services, organization: O
   });
 }
 
-/** The rail finishing its verification: pending directions of due accounts become ready. */
-export const verifyPaymentAccounts: Job = {
-  name: 'verifyPaymentAccounts',
-  async run(services) {
-    const { storage } = services;
-    const due = await paymentAccountsRepository(storage.db).dueForVerification(services.clock.now().toISOString());
-    for (const { id, organization_id } of due) {
-      await storage.db.transaction().execute(async (tx) => {
-        const row = await paymentAccountsRepository(tx, storage.engine).findForUpdate(organization_id, id);
-        // Another process got there first, or the account changed since.
-        if (!row || row.verify_at === null || row.verify_at > services.clock.now().toISOString()) return;
-        const rails = mapDirections(JSON.parse(row.rails) as Rails, (s) => (s === 'pending' ? 'ready' : s));
-        await save(services, tx, row, { rails, disabled: row.status === 'disabled', verifyAt: null });
-      });
-    }
-  },
-};
+/**
+ * The rail finishing its verification of a due account: its pending directions become
+ * ready. True when the account changed. Run by the background job and by
+ * `POST /sandbox/clock/advance` alike (features/clock/timers.ts).
+ */
+export async function applyAccountVerification(services: Services, organizationId: string, id: string): Promise<boolean> {
+  const { storage } = services;
+  return storage.db.transaction().execute(async (tx) => {
+    const row = await paymentAccountsRepository(tx, storage.engine).findForUpdate(organizationId, id);
+    // Another process got there first, or the account changed since.
+    if (!row || row.verify_at === null || row.verify_at > services.clock.now().toISOString()) return false;
+    const rails = mapDirections(JSON.parse(row.rails) as Rails, (s) => (s === 'pending' ? 'ready' : s));
+    const after = await save(services, tx, row, { rails, disabled: row.status === 'disabled', verifyAt: null });
+    return after.rails !== row.rails || after.status !== row.status;
+  });
+}

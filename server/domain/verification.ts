@@ -220,7 +220,7 @@ const fieldsOf = (record: VerificationRow | undefined): Fields => ({
 
 const sameFields = (a: Fields, b: Fields) => (Object.keys(a) as (keyof Fields)[]).every((k) => a[k] === b[k]);
 
-type Deps = Pick<Services, 'storage' | 'clock'>;
+type Deps = Pick<Services, 'storage' | 'clock' | 'realClock'>;
 
 /**
  * Moves a verification to `to` (or stays) with `fields` changed: refused with 409 before
@@ -237,7 +237,7 @@ async function apply(tx: Tx, deps: Deps, kind: VerificationKind, before: Verific
   const wanted: Fields = { ...previous, ...fields };
   const statusChanged = next !== from;
   if (!statusChanged && sameFields(previous, wanted)) {
-    if (announce && kind === 'kyc') await recordEvents(tx, kind, before, before, now, true);
+    if (announce && kind === 'kyc') await recordEvents(tx, deps, kind, before, before, now, true);
     return before;
   }
   let after = organization;
@@ -251,14 +251,14 @@ async function apply(tx: Tx, deps: Deps, kind: VerificationKind, before: Verific
   const record: VerificationRow = { organization_id: organization.id, kind, ...wanted, updated_at: at };
   await verificationsRepository(tx).save(record);
   const state = { organization: after, record };
-  await recordEvents(tx, kind, before, state, now, announce);
+  await recordEvents(tx, deps, kind, before, state, now, announce);
   return state;
 }
 
 /** The events of one change, for both generations (a partner may subscribe with either). */
-async function recordEvents(tx: Tx, kind: VerificationKind, before: VerificationState, after: VerificationState, now: Date, announce: boolean) {
+async function recordEvents(tx: Tx, deps: Deps, kind: VerificationKind, before: VerificationState, after: VerificationState, now: Date, announce: boolean) {
   const organization = after.organization;
-  const base = { organization, occurredAt: now };
+  const base = { organization, occurredAt: now, deliverFrom: deps.realClock.now() };
   const statusChanged = statusOf(before.organization, kind) !== statusOf(organization, kind);
   if (kind === 'kyc') {
     if (statusChanged || announce) await recordV2Event(tx, { ...base, type: 'kycUpdated', kyc: presentKyc(after) });
@@ -305,7 +305,7 @@ export async function submitVerification(
     if (kind === 'kyc' && submission.taxId === unapplicableTaxId) {
       // Accepted, not applied: nothing changes; kycUpdated carries the point-in-time message.
       await recordV2Event(tx, {
-        type: 'kycUpdated', organization: before.organization, occurredAt: deps.clock.now(),
+        type: 'kycUpdated', organization: before.organization, occurredAt: deps.clock.now(), deliverFrom: deps.realClock.now(),
         kyc: { ...presentKyc(before), needsWork: true, userMessage: unapplicableMessage },
       });
       return { state: before, notApplied: unapplicableMessage };

@@ -7,6 +7,7 @@
 import type { Request, Response } from 'express';
 import type { operations } from '../../generated/types/ramp.ts';
 import type { Services } from '../services.ts';
+import type { ClockState } from '../features/clock/repository.ts';
 import type { OrganizationRow } from '../storage/organizations.ts';
 
 /** Webhook operations are received by partners, not served. */
@@ -38,6 +39,8 @@ export type Reply<K extends keyof operations> = {
 export interface Caller {
   organization: OrganizationRow;
   keyId: string;
+  /** Its partner's sandbox clock as the request began (features/clock); absent: on real time. */
+  sandboxClock?: ClockState;
 }
 
 export interface Context<K extends keyof operations> {

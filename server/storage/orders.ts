@@ -1,5 +1,6 @@
 /** Orders (v2): one per quote, enforced by a unique constraint on quote_id. */
 import type { Selectable } from 'kysely';
+import { followsClock, type DueScope } from '../features/clock/repository.ts';
 import type { Db, Storage, Tx } from './database.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from './positions.ts';
 import { partnerOf } from './organizations.ts';
@@ -95,8 +96,17 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     },
 
     /** Orders in `status` whose `column` time has come. */
-    due(status: string, column: 'settle_at' | 'funding_deadline', now: string, limit = 100) {
-      return db.selectFrom('orders').select(['id', 'organization_id']).where('status', '=', status).where(column, '<=', now).orderBy(column).limit(limit).execute();
+    /** Orders whose timer is due by `now` on the clock of `scope` (features/clock), earliest first. */
+    due(status: string, column: 'settle_at' | 'funding_deadline', now: string, limit = 100, scope: DueScope = 'onRealTime') {
+      return db
+        .selectFrom('orders')
+        .select(['id', 'organization_id', `${column} as due_at`])
+        .where('status', '=', status)
+        .where(column, '<=', now)
+        .where(followsClock('orders.organization_id', scope))
+        .orderBy(column)
+        .limit(limit)
+        .execute();
     },
   };
 }

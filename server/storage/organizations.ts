@@ -12,6 +12,13 @@ export type OrganizationRow = Selectable<OrganizationsTable>;
  */
 export const partnerOf = (organization: Pick<OrganizationRow, 'id' | 'parent_id'>) => organization.parent_id ?? organization.id;
 
+/**
+ * The partner at the top of an organization's parent chain, whose sandbox clock it follows
+ * (server/features/clock). Rows written before migration 130 by other means fall back on
+ * the parent, the top for every customer a partner's key can create.
+ */
+export const topOf = (organization: Pick<OrganizationRow, 'id' | 'parent_id' | 'top_id'>) => organization.top_id ?? organization.parent_id ?? organization.id;
+
 export interface NewOrganization {
   id: string;
   parentId: string | null;
@@ -37,6 +44,7 @@ function toRow(o: NewOrganization): OrganizationRow {
     created_at: o.now,
     updated_at: o.now,
     child_position: null,
+    top_id: o.parentId === null ? o.id : null,
   };
 }
 
@@ -88,5 +96,8 @@ export function organizationsRepository(db: Db | Tx) {
  */
 async function insertChild(db: Db | Tx, row: OrganizationRow, insert: (tx: Tx, row: OrganizationRow) => Promise<boolean>): Promise<OrganizationRow | undefined> {
   if (row.parent_id === null) return (await insert(db as Tx, row)) ? row : undefined;
-  return insertWithPositions(db, row, [{ list: 'organizations.children', scope: row.parent_id, column: 'child_position' }], insert);
+  // The child follows its parent's partner's sandbox clock (parents never change).
+  const parent = await db.selectFrom('organizations').select(['id', 'parent_id', 'top_id']).where('id', '=', row.parent_id).executeTakeFirst();
+  const withTop: OrganizationRow = { ...row, top_id: parent ? topOf(parent) : row.parent_id };
+  return insertWithPositions(db, withTop, [{ list: 'organizations.children', scope: row.parent_id, column: 'child_position' }], insert);
 }

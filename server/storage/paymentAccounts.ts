@@ -1,5 +1,6 @@
 /** Payment accounts (v2): bank accounts by CLABE, one holder per CLABE. */
 import type { Selectable } from 'kysely';
+import { followsClock, type DueScope } from '../features/clock/repository.ts';
 import type { Db, Storage, Tx } from './database.ts';
 import { insertWithPositions, positionPage } from './positions.ts';
 import type { PaymentAccountsTable } from './tables.ts';
@@ -43,8 +44,16 @@ export function paymentAccountsRepository(db: Db | Tx, engine?: Storage['engine'
     },
 
     /** Accounts whose rail verification is due. */
-    dueForVerification(now: string, limit = 100) {
-      return db.selectFrom('payment_accounts').select(['id', 'organization_id']).where('verify_at', '<=', now).orderBy('verify_at').limit(limit).execute();
+    /** Accounts whose rail verification is due by `now` on the clock of `scope` (features/clock), earliest first. */
+    dueForVerification(now: string, limit = 100, scope: DueScope = 'onRealTime') {
+      return db
+        .selectFrom('payment_accounts')
+        .select(['id', 'organization_id', 'verify_at'])
+        .where('verify_at', '<=', now)
+        .where(followsClock('payment_accounts.organization_id', scope))
+        .orderBy('verify_at')
+        .limit(limit)
+        .execute();
     },
   };
 }

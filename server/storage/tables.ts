@@ -13,6 +13,8 @@ export interface OrganizationsTable {
   kyc_status: string;
   /** Position among its parent's children (100-list-positions). */
   child_position: number | null;
+  /** The partner at the top of its parent chain, whose sandbox clock it follows (130-sandbox-clocks); itself at the top. */
+  top_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -349,6 +351,16 @@ export interface ListCountersTable {
   last_at: string;
 }
 
+/** A partner's sandbox clock (130-sandbox-clocks, server/features/clock); no row: running on real time. */
+export interface SandboxClocksTable {
+  partner_id: string;
+  /** The instant it stands at while frozen; null while it runs. */
+  frozen_at: string | null;
+  /** While running: its time minus real time, in milliseconds. */
+  offset_ms: number;
+  updated_at: string;
+}
+
 export interface Tables {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -372,6 +384,7 @@ export interface Tables {
   auth_tokens: AuthTokensTable;
   rate_limit_windows: RateLimitWindowsTable;
   list_counters: ListCountersTable;
+  sandbox_clocks: SandboxClocksTable;
 }
 
 export type { Generated };

@@ -6,6 +6,7 @@
  * Swaps are not listed (no v1 list operation shows them), so they have no positions.
  */
 import type { Selectable } from 'kysely';
+import { followsClock, type DueScope } from '../features/clock/repository.ts';
 import type { Db, Engine, Tx } from './database.ts';
 import { insertWithPositions, positionPage } from './positions.ts';
 import type { Tables, V1BankAccountsTable, V1OnboardingLinksTable, V1OrdersTable, V1SwapsTable, V1WalletsTable } from './tables.ts';
@@ -120,9 +121,16 @@ export function v1OrdersRepository(db: Db | Tx, engine: Engine = 'sqlite') {
       await db.updateTable('v1_orders').set(changes).where('id', '=', id).execute();
     },
     /** Ids of orders whose automatic step is due, oldest due first. */
-    async due(now: string, limit: number) {
-      const rows = await db.selectFrom('v1_orders').select('id').where('due_at', '<=', now).orderBy('due_at', 'asc').limit(limit).execute();
-      return rows.map((r) => r.id);
+    /** Orders with a step due by `now` on the clock of `scope` (features/clock), earliest first. */
+    due(now: string, limit: number, scope: DueScope = 'onRealTime') {
+      return db
+        .selectFrom('v1_orders')
+        .select(['id', 'customer_id', 'type', 'due_at'])
+        .where('due_at', '<=', now)
+        .where(followsClock('v1_orders.customer_id', scope))
+        .orderBy('due_at', 'asc')
+        .limit(limit)
+        .execute();
     },
     page: (scope: V1Scope, page: V1ListRequest) => listPage(db, 'v1_orders', scope, page),
   };

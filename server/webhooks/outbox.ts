@@ -40,11 +40,22 @@ export type V1EventType = keyof V1Entities;
 /** The organization an event is about: its row, or the part of it the outbox reads. */
 export type EventOrganization = Pick<OrganizationRow, 'id' | 'parent_id'>;
 
+/**
+ * When an event happened and when its deliveries are due. `occurredAt` is on the partner's
+ * sandbox clock (what the body says); `deliverFrom` is real time (Services.realClock): a
+ * partner's clock moved ahead never holds a delivery back, nor does a frozen one.
+ */
+export interface EventTimes {
+  occurredAt: Date;
+  /** Real time; only callers on real time (tests, the bench) may leave it to `occurredAt`. */
+  deliverFrom?: Date;
+}
+
 export async function recordV2Event<T extends V2EventType>(
   tx: Tx,
-  event: { type: T; organization: EventOrganization; occurredAt: Date } & V2Objects[T],
+  event: { type: T; organization: EventOrganization } & EventTimes & V2Objects[T],
 ): Promise<string> {
-  const { type, organization, occurredAt, ...object } = event;
+  const { type, organization, occurredAt, deliverFrom, ...object } = event;
   const eventId = randomUUID();
   // orderUpdated carries the organization inside the order; the others beside the object.
   const envelope = {
@@ -54,22 +65,23 @@ export async function recordV2Event<T extends V2EventType>(
     ...(type === 'orderUpdated' ? {} : { organizationId: organization.id }),
     ...object,
   };
-  await insert(tx, { id: eventId, surface: 'v2', type, organization, occurredAt, payload: envelope });
+  await insert(tx, { id: eventId, surface: 'v2', type, organization, occurredAt, deliverFrom, payload: envelope });
   return eventId;
 }
 
 export async function recordV1Event<T extends V1EventType>(
   tx: Tx,
-  event: { type: T; organization: EventOrganization; occurredAt: Date; entity: V1Entities[T] },
+  event: { type: T; organization: EventOrganization; entity: V1Entities[T] } & EventTimes,
 ): Promise<string> {
   const id = randomUUID();
-  await insert(tx, { id, surface: 'v1', type: event.type, organization: event.organization, occurredAt: event.occurredAt, payload: { [event.type]: event.entity } });
+  const { occurredAt, deliverFrom } = event;
+  await insert(tx, { id, surface: 'v1', type: event.type, organization: event.organization, occurredAt, deliverFrom, payload: { [event.type]: event.entity } });
   return id;
 }
 
 async function insert(
   tx: Tx,
-  e: { id: string; surface: 'v1' | 'v2'; type: string; organization: EventOrganization; occurredAt: Date; payload: unknown },
+  e: { id: string; surface: 'v1' | 'v2'; type: string; organization: EventOrganization; payload: unknown } & EventTimes,
 ) {
   const partnerId = partnerOf(e.organization);
   await tx
@@ -87,7 +99,7 @@ async function insert(
     .execute();
   const webhooks = webhooksRepository(tx);
   const subscriptions = await webhooks.matchingSubscriptions(partnerId, e.surface, e.type);
-  await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), e.occurredAt.toISOString());
+  await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), (e.deliverFrom ?? e.occurredAt).toISOString());
   if (subscriptions.length > 0) await wakeDelivery(tx);
 }
 

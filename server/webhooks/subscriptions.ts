@@ -99,7 +99,8 @@ export async function listDeliveries(db: Db, subscription: SubscriptionRow, page
 export async function resendEvent(services: Services, partnerId: string, eventId: string) {
   if (services.config.env === 'production') throw new Problem('forbidden', 'Sandbox simulation is not available in production.');
   const { db } = services.storage;
-  const now = services.clock.now().toISOString();
+  // Deliveries are on real time, whatever the partner's sandbox clock says (EventTimes).
+  const now = services.realClock.now().toISOString();
   return db.transaction().execute(async (tx) => {
     const event = await tx
       .selectFrom('events')

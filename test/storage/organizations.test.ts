@@ -40,6 +40,8 @@ describe('organizations repository', () => {
     expect(found).toEqual({
       id: children[0], parent_id: partner, type: 'personal', display_name: 'Child 1', key_salt: 'salt',
       kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'notStarted', created_at: at(1), updated_at: at(1), child_position: 1,
+      // The partner whose sandbox clock it follows (migration 130).
+      top_id: partner,
     });
     expect(await organizationsRepository(storage.db).find(randomUUID())).toBeUndefined();
   });

@@ -56,7 +56,7 @@ export async function startTestServer(
   const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onConnectionError: (error) => logs.push(`connection error: ${error.message}`) });
   const clock = options.clock ?? { now: () => new Date() };
   const prices = new PriceFeed(config.pricesFile, new Date(clock.now().getTime() + config.pricesWarmupMs));
-  const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, prices };
+  const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, realClock: clock, prices };
   await bootstrapSeedKey(storage, config, clock.now());
   const jobs = startJobs(services, config.jobIntervalMs);
   const server = createApp(services, handlers).listen(0, '127.0.0.1');

@@ -62,6 +62,8 @@ export async function setJwtIssuer(services: Services, organization: Organizatio
     }
   }
   const now = clock.now().toISOString();
+  // The JWKS cache ages on real time (issuerKeys, at sign-in); createdAt/updatedAt on the partner's clock.
+  const fetchedAt = services.realClock.now().toISOString();
   const taken = () => new Problem('conflict', `The issuer ${body.issuer} is registered by another organization.`);
   try {
     return await storage.db.transaction().execute(async (tx) => {
@@ -75,8 +77,8 @@ export async function setJwtIssuer(services: Services, organization: Organizatio
         jwks: body.jwks !== undefined ? JSON.stringify(body.jwks) : null,
         jwks_uri: body.jwksUri ?? null,
         fetched_jwks: fetched ? JSON.stringify(fetched) : null,
-        fetched_at: fetched ? now : null,
-        fetch_attempted_at: fetched ? now : null,
+        fetched_at: fetched ? fetchedAt : null,
+        fetch_attempted_at: fetched ? fetchedAt : null,
         created_at: current?.created_at ?? now,
         updated_at: now,
       };

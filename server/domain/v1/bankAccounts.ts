@@ -100,6 +100,7 @@ export async function simulateV1BankAccount(services: Services, caller: Caller, 
         type: 'bank_account_updated',
         organization: customer!,
         occurredAt: now,
+        deliverFrom: services.realClock.now(),
         entity: presentV1BankAccount(updated),
       });
     }

@@ -128,7 +128,7 @@ async function move(
   const { id: _, ...set } = updated;
   await v1OrdersRepository(tx).update(order.id, set);
   const customer = options.customer ?? (await organizationsRepository(tx).find(order.customer_id))!;
-  await recordV1Event(tx, { type: 'order_updated', organization: customer, occurredAt: now, entity: presentV1Order(updated) });
+  await recordV1Event(tx, { type: 'order_updated', organization: customer, occurredAt: now, deliverFrom: services.realClock.now(), entity: presentV1Order(updated) });
   return updated;
 }
 
@@ -214,24 +214,27 @@ function deliverTokens(services: Services, tx: Tx, order: V1OrderRow, message?: 
 }
 
 /**
- * The steps the service takes on its own when due: a funded onramp's tokens are delivered,
- * a completed offramp's reversal window ends. Each order is re-read locked, so two
- * processes never apply one step twice.
+ * The step the service takes on its own when an order's is due at the services' clock: a
+ * funded onramp's tokens are delivered, a completed offramp's reversal window ends. The
+ * order is re-read locked, so two processes (or a job and an advance) never apply one step
+ * twice. Answers what it did, undefined when nothing was due. Run by the background job and
+ * by `POST /sandbox/clock/advance` alike (features/clock/timers.ts).
  */
-export async function settleDueV1Orders(services: Services): Promise<number> {
+export async function applyV1OrderTimer(services: Services, id: string): Promise<'tokensDelivered' | 'reversalWindowPassed' | undefined> {
   const { db, engine } = services.storage;
-  const ids = await v1OrdersRepository(db).due(services.clock.now().toISOString(), 100);
-  let settled = 0;
-  for (const id of ids) {
-    await db.transaction().execute(async (tx) => {
-      const order = await v1OrdersRepository(tx, engine).find(id, true);
-      const now = services.clock.now().toISOString();
-      if (!order?.due_at || order.due_at > now) return;
-      if (order.type === 'onramp' && order.status === 'funded') await deliverTokens(services, tx, order);
-      else if (order.type === 'offramp' && order.status === 'completed') await move(services, tx, order, 'reversalWindowPassed', { due_at: null });
-      else await v1OrdersRepository(tx).update(order.id, { due_at: null });
-      settled++;
-    });
-  }
-  return settled;
+  return db.transaction().execute(async (tx) => {
+    const order = await v1OrdersRepository(tx, engine).find(id, true);
+    const now = services.clock.now().toISOString();
+    if (!order?.due_at || order.due_at > now) return undefined;
+    if (order.type === 'onramp' && order.status === 'funded') {
+      await deliverTokens(services, tx, order);
+      return 'tokensDelivered';
+    }
+    if (order.type === 'offramp' && order.status === 'completed') {
+      await move(services, tx, order, 'reversalWindowPassed', { due_at: null });
+      return 'reversalWindowPassed';
+    }
+    await v1OrdersRepository(tx).update(order.id, { due_at: null });
+    return undefined;
+  });
 }

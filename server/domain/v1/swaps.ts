@@ -68,7 +68,7 @@ async function update(services: Services, tx: Tx, swap: V1SwapRow, changes: Part
   const { id: _, ...set } = updated;
   await v1SwapsRepository(tx).update(swap.id, set);
   const customer = (await organizationsRepository(tx).find(swap.customer_id))!;
-  await recordV1Event(tx, { type: 'swap_updated', organization: customer, occurredAt: now, entity: presentV1Swap(updated) });
+  await recordV1Event(tx, { type: 'swap_updated', organization: customer, occurredAt: now, deliverFrom: services.realClock.now(), entity: presentV1Swap(updated) });
   return updated;
 }
 

@@ -1,0 +1,164 @@
+/**
+ * The sandbox clock of a partner (`GET|PUT /sandbox/clock`, `POST /sandbox/clock/advance`):
+ * read it, freeze it or let it run, advance it. See "Sandbox clock" in the v2 description
+ * for what follows it and what stays on real time, and repository.ts for how it is stored.
+ *
+ * Advancing applies every timer of the partner due up to the target instant, earliest
+ * first, each through the same function the background job uses (timers.ts) with a clock
+ * standing at its due instant, so its object's updatedAt and its event's occurredAt are that
+ * instant. A change that schedules another (a v1 deposit schedules its tokens) is found by
+ * the next round of the same loop. Concurrent advances need no lock between them: each
+ * round takes the earliest change still due, and applying it locks and re-checks the
+ * object, so each change is applied once, by one call, in time order; the clock is then
+ * moved in a transaction that locks its row and never moves it back.
+ */
+import type { components } from '../../../generated/types/ramp.ts';
+import { everyValueOf } from '../../domain/contractEnums.ts';
+import type { Caller } from '../../handlers/types.ts';
+import { Problem, validationError } from '../../problems.ts';
+import type { Services } from '../../services.ts';
+import { topOf } from '../../storage/organizations.ts';
+import { clocksRepository, fixedClock, isOnRealTime, partnerClock, timeOf, type ClockState } from './repository.ts';
+import { timers, type DueItem, type Timer, type TransitionKind } from './timers.ts';
+
+type Schemas = components['schemas'];
+export type SandboxClock = Schemas['SandboxClock'];
+export type SandboxClockAdvance = Schemas['SandboxClockAdvance'];
+type AdvanceRequest = Schemas['AdvanceSandboxClockRequest'];
+
+/** The farthest one advance moves a clock: a mistyped unit fails loudly instead of applying years of timers. */
+export const maxAdvanceDays = 366;
+const maxAdvanceMs = maxAdvanceDays * 24 * 3600_000;
+const endOfTime = '9999-12-31T23:59:59.999Z';
+
+/** What a request reads and changes at: its partner's clock, when that is not real time (app.ts). */
+export function withPartnerClock(services: Services, caller: Caller | undefined): Services {
+  const state = caller?.sandboxClock;
+  if (!state || isOnRealTime(state)) return services;
+  return { ...services, clock: partnerClock(services.realClock, state) };
+}
+
+/** The partner whose clock a key's organization follows: the top of its parent chain. */
+const partnerOfCaller = (caller: Caller) => topOf(caller.organization);
+
+/** Only the partner's own key moves the clock it shares with all its customers. */
+function assertPartnerKey(caller: Caller): string {
+  const partnerId = partnerOfCaller(caller);
+  if (caller.organization.id !== partnerId) throw new Problem('forbidden', `The sandbox clock belongs to partner ${partnerId}; only its own key moves it.`);
+  return partnerId;
+}
+
+/** The earliest change of the partner due by `until`, over every timer (ties: in the order of `timers`). */
+async function nextDue(services: Services, partnerId: string, until: string): Promise<{ timer: Timer; item: DueItem } | undefined> {
+  let next: { timer: Timer; item: DueItem } | undefined;
+  for (const timer of timers) {
+    const [item] = await timer.due(services.storage.db, { partnerId }, until, 1);
+    if (item && (!next || item.dueAt < next.item.dueAt)) next = { timer, item };
+  }
+  return next;
+}
+
+async function present(services: Services, partnerId: string, state: ClockState): Promise<SandboxClock> {
+  const next = await nextDue(services, partnerId, endOfTime);
+  return {
+    organizationId: partnerId,
+    now: timeOf(state, services.realClock.now()).toISOString(),
+    frozen: state.frozenAt !== null,
+    nextDueAt: next?.item.dueAt ?? null,
+  };
+}
+
+export async function getSandboxClock(services: Services, caller: Caller): Promise<SandboxClock> {
+  const partnerId = partnerOfCaller(caller);
+  return present(services, partnerId, await clocksRepository(services.storage.db).find(partnerId));
+}
+
+/** Freezes the clock at its current instant, or lets it run on from the instant it stands at. */
+export async function setSandboxClock(services: Services, caller: Caller, frozen: boolean): Promise<SandboxClock> {
+  const partnerId = assertPartnerKey(caller);
+  const { storage } = services;
+  const state = await storage.db.transaction().execute(async (tx) => {
+    const real = services.realClock.now();
+    const clocks = clocksRepository(tx, storage.engine);
+    const current = await clocks.lock(partnerId, real.toISOString());
+    if ((current.frozenAt !== null) === frozen) return current;
+    const now = timeOf(current, real);
+    const next: ClockState = frozen ? { frozenAt: now.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: now.getTime() - real.getTime() };
+    await clocks.save(partnerId, next, real.toISOString());
+    return next;
+  });
+  return present(services, partnerId, state);
+}
+
+const durationPattern = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d{1,3})?)S)?)?$/;
+
+/**
+ * An ISO 8601 duration of fixed length, in milliseconds, as AdvanceSandboxClockRequest.by
+ * allows it (the contract's pattern is this one's grammar; it also lets `P` and `PT`
+ * through, which name no unit): undefined when it is not one.
+ */
+export function durationMs(duration: string): number | undefined {
+  const match = durationPattern.exec(duration);
+  if (!match || !/\d/.test(duration)) return undefined;
+  const [, weeks, days, hours, minutes, seconds] = match.map((part) => (part === undefined ? 0 : Number(part)));
+  return Math.round(((((weeks! * 7 + days!) * 24 + hours!) * 60 + minutes!) * 60 + seconds!) * 1000);
+}
+
+/** Moves the clock forward and applies everything that falls due on the way, in time order. */
+export async function advanceSandboxClock(services: Services, caller: Caller, request: AdvanceRequest): Promise<SandboxClockAdvance> {
+  if ((request.by === undefined) === (request.to === undefined)) {
+    throw validationError(
+      request.by === undefined
+        ? [{ pointer: '/by', detail: 'is required unless to is sent; send exactly one of by or to' }]
+        : [{ pointer: '/to', detail: 'is not allowed with by; send exactly one of by or to' }],
+    );
+  }
+  const partnerId = assertPartnerKey(caller);
+  const { storage } = services;
+  const from = timeOf(await clocksRepository(storage.db).find(partnerId), services.realClock.now());
+  let target: Date;
+  if (request.by !== undefined) {
+    const ms = durationMs(request.by);
+    if (ms === undefined) throw validationError([{ pointer: '/by', detail: 'names no unit; send an ISO 8601 duration such as PT5M1S' }]);
+    if (ms > maxAdvanceMs) throw validationError([{ pointer: '/by', detail: `moves the clock more than ${maxAdvanceDays} days; advance in several calls` }]);
+    target = new Date(from.getTime() + ms);
+  } else {
+    target = new Date(request.to!);
+    if (target < from) throw new Problem('conflict', `The sandbox clock is at ${from.toISOString()}; it cannot go back to ${target.toISOString()}.`);
+    if (target.getTime() - from.getTime() > maxAdvanceMs) throw validationError([{ pointer: '/to', detail: `moves the clock more than ${maxAdvanceDays} days; advance in several calls` }]);
+  }
+  const until = target.toISOString();
+
+  const transitions: DueItem[] = [];
+  // An object found due again after it was applied (or found unchanged) would loop forever: a defect, not a request error.
+  const tried = new Set<string>();
+  for (;;) {
+    const next = await nextDue(services, partnerId, until);
+    if (!next) break;
+    const key = `${next.item.kind}:${next.item.id}:${next.item.dueAt}`;
+    if (tried.has(key)) throw new Error(`sandbox clock: ${key} is still due after it was applied`);
+    tried.add(key);
+    const at = new Date(next.item.dueAt);
+    if (await next.timer.apply({ ...services, clock: fixedClock(at) }, next.item)) transitions.push(next.item);
+  }
+  const quotes = await clocksRepository(storage.db).quotesExpiring(partnerId, from.toISOString(), until);
+  for (const quote of quotes) transitions.push({ kind: 'quoteExpired', id: quote.id, organizationId: quote.organization_id, dueAt: quote.expires_at });
+  // Stable: changes due at one instant keep the order they were applied in.
+  transitions.sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0));
+
+  const state = await storage.db.transaction().execute(async (tx) => {
+    const real = services.realClock.now();
+    const clocks = clocksRepository(tx, storage.engine);
+    const current = await clocks.lock(partnerId, real.toISOString());
+    // Never back: a concurrent advance may have gone further.
+    const at = new Date(Math.max(timeOf(current, real).getTime(), target.getTime()));
+    const next: ClockState = current.frozenAt !== null ? { frozenAt: at.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: at.getTime() - real.getTime() };
+    await clocks.save(partnerId, next, real.toISOString());
+    return next;
+  });
+  const counts = Object.fromEntries(kinds.map((kind) => [kind, transitions.filter((t) => t.kind === kind).length])) as SandboxClockAdvance['counts'];
+  return { clock: await present(services, partnerId, state), counts, transitions };
+}
+
+/** Every kind of SandboxTransitionKind, bound to the contract (tsc refuses one too many or too few). */
+const kinds = everyValueOf<TransitionKind>()(['quoteExpired', 'orderFundingExpired', 'orderCompleted', 'paymentAccountReady', 'v1TokensDelivered', 'v1OfframpFinalized']);

@@ -1,0 +1,355 @@
+/**
+ * The sandbox clock over HTTP (`GET|PUT /sandbox/clock`, `POST /sandbox/clock/advance`):
+ * every timer of v1 and v2 driven by advancing a partner's clock, never by waiting. The
+ * server's real time is a manual clock too, so "an hour of real time passed" is a line of
+ * the test: a frozen partner is shown to stay still through it while another partner's
+ * timers run, and webhook deliveries are shown to follow real time, not the partner's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../support/errors.ts';
+import { keyedBusinessChild } from '../support/organizations.ts';
+import { customerClabe, manualClock, solanaAddress } from '../support/money.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { createBankAccount, createCustomer, createWallet, otherPartner } from '../support/v1Money.ts';
+import { eventually } from '../support/wait.ts';
+import { startReceiver, subscribe, type Receiver } from '../webhooks/support.ts';
+
+type Json = any;
+
+const real = manualClock();
+let server: TestServer;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver((path, count) => (path === '/flaky' && count === 1 ? 500 : 200));
+  // Jobs poll rarely (each reading moves the manual clock by a millisecond); tick() runs them
+  // when a test needs them, and a recorded event wakes the delivery worker at once.
+  server = await startTestServer({
+    clock: real,
+    env: { RAMP_V1_DELIVERY_SECONDS: '2', RAMP_V1_REVERSAL_WINDOW_SECONDS: '30', RAMP_WEBHOOK_RETRY_DELAY_MS: '5000', RAMP_JOB_INTERVAL_MS: '1000', RAMP_WEBHOOK_POLL_MS: '200' },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await receiver.close();
+});
+
+/** A partner of its own on the shared server: its key, and calls with it. */
+async function newPartner() {
+  const { key, partnerId } = await otherPartner(server);
+  const call = (method: string, path: string, body?: unknown) => server.call(method, path, { key, ...(body === undefined ? {} : { body }) });
+  const ok = async (method: string, path: string, body?: unknown, status = 200) => {
+    const response = await call(method, path, body);
+    expect(response.status, `${method} ${path}: ${response.text_}`).toBe(status);
+    return response.json_ as Json;
+  };
+  const advance = (body: object) => ok('POST', '/sandbox/clock/advance', body);
+  const freeze = () => ok('PUT', '/sandbox/clock', { frozen: true });
+  /** An approved personal customer with an external wallet. */
+  const customer = async () => {
+    const id = await createCustomer(server, { approved: true, parentId: partnerId });
+    const wallet = solanaAddress();
+    await ok('POST', `/organization/${id}/wallet`, { custody: 'external', address: wallet, blockchain: 'solana' }, 201);
+    return { id, wallet };
+  };
+  const quote = (org: { id: string; wallet: string }) =>
+    ok('POST', `/organization/${org.id}/quote`, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: org.wallet }, 201);
+  const order = async (org: { id: string; wallet: string }) => ok('POST', `/organization/${org.id}/order`, { quoteId: (await quote(org)).quoteId }, 201);
+  const account = (orgId: string) =>
+    ok('POST', `/organization/${orgId}/payment_account`, { kind: 'bankAccount', rail: 'spei', accountDetails: { clabe: customerClabe() }, registrationInfo: { accountHolderName: 'María Gómez', taxId: 'GOMM900101AB3' } }, 201);
+  return { key, partnerId, call, ok, advance, freeze, customer, quote, order, account };
+}
+
+/** The events of a partner, oldest first by occurredAt, as `{type, occurredAt, payload}`. */
+async function eventsOf(partnerId: string) {
+  const rows = await server.services.storage.db.selectFrom('events').selectAll().where('partner_id', '=', partnerId).orderBy('occurred_at').execute();
+  return rows.map((row) => ({ type: row.type, occurredAt: row.occurred_at, payload: JSON.parse(row.payload) }));
+}
+
+const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+describe('reading and setting the clock', () => {
+  it('starts running on real time with nothing due, and freezes at its current instant', async () => {
+    const p = await newPartner();
+    const clock = await p.ok('GET', '/sandbox/clock');
+    expect(clock).toEqual({ organizationId: p.partnerId, now: expect.any(String), frozen: false, nextDueAt: null });
+    expect(Math.abs(Date.parse(clock.now) - real.now().getTime())).toBeLessThan(1000);
+    const frozen = await p.freeze();
+    expect(frozen.frozen).toBe(true);
+    real.advance(3_600_000);
+    expect((await p.ok('GET', '/sandbox/clock')).now).toBe(frozen.now);
+    // Running again goes on from the frozen instant, not from real time.
+    const running = await p.ok('PUT', '/sandbox/clock', { frozen: false });
+    expect(running.frozen).toBe(false);
+    expect(Date.parse(running.now) - Date.parse(frozen.now)).toBeLessThan(1000);
+  });
+
+  it('refuses what it cannot do, changing nothing: neither or both of by and to, no unit, over 366 days, backwards, a customer key', async () => {
+    const p = await newPartner();
+    const { now } = await p.freeze();
+    expectProblem(await p.call('POST', '/sandbox/clock/advance', {}), 400, 'validation-error');
+    expectProblem(await p.call('POST', '/sandbox/clock/advance', { by: 'PT1S', to: now }), 400, 'validation-error');
+    for (const by of ['P', 'PT', 'P1Y', 'P1M', 'PT1.5H', '-PT1S']) expectProblem(await p.call('POST', '/sandbox/clock/advance', { by }), 400, 'validation-error', by);
+    expectProblem(await p.call('POST', '/sandbox/clock/advance', { by: 'P367D' }), 400, 'validation-error');
+    expectProblem(await p.call('POST', '/sandbox/clock/advance', { to: plus(now, 367 * 86_400_000) }), 400, 'validation-error');
+    expectProblem(await p.call('POST', '/sandbox/clock/advance', { to: plus(now, -1) }), 409, 'conflict');
+    expect((await p.ok('GET', '/sandbox/clock')).now).toBe(now);
+    // The longest advance is allowed.
+    expect((await p.advance({ by: 'P366D' })).clock.now).toBe(plus(now, 366 * 86_400_000));
+  });
+
+  it('belongs to the partner: a business customer with a key reads it but cannot move it', async () => {
+    const child = await keyedBusinessChild(server);
+    const read = await server.call('GET', '/sandbox/clock', { key: child.key });
+    expect(read.status, read.text_).toBe(200);
+    expect(read.json_.organizationId).toBe(server.partnerId);
+    expectProblem(await server.call('PUT', '/sandbox/clock', { key: child.key, body: { frozen: true } }), 403, 'forbidden');
+    expectProblem(await server.call('POST', '/sandbox/clock/advance', { key: child.key, body: { by: 'PT1S' } }), 403, 'forbidden');
+  });
+});
+
+describe('a frozen clock', () => {
+  it('holds every timer still through an hour of real time while another partner\'s run, and its objects show its time', async () => {
+    const frozen = await newPartner();
+    const running = await newPartner();
+    const { now } = await frozen.freeze();
+    const started = {} as Record<'frozen' | 'running', { account: Json; order: Json; deposited: Json; v1: Json }>;
+    for (const [name, p] of [['frozen', frozen], ['running', running]] as const) {
+      const org = await p.customer();
+      const account = await p.account(org.id);
+      const order = await p.order(org);
+      const deposited = await p.order(org);
+      await p.ok('POST', `/sandbox/organization/${org.id}/order/${deposited.id}/deposit`, {});
+      const v1Customer = await createCustomer(server, { approved: true, parentId: p.partnerId });
+      const wallet = await createWallet(server, v1Customer, 'external', 'solana', p.key);
+      const v1 = await p.ok('POST', '/ramp/order', { customerId: v1Customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' }, 201);
+      await p.ok('POST', '/ramp/order/fiat_received', { orderId: v1.id });
+      started[name] = { account, order, deposited, v1 };
+    }
+    // Everything of the frozen partner carries the frozen instant.
+    expect(started.frozen.account.createdAt).toBe(now);
+    expect(started.frozen.order.createdAt).toBe(now);
+    expect(started.frozen.order.fundingInstructions.expiresAt).toBe(plus(now, 3_600_000));
+
+    real.advance(2 * 3_600_000);
+    await server.jobs.tick();
+    await server.jobs.tick();
+    const status = async (p: typeof frozen, s: (typeof started)['frozen']) => ({
+      account: (await p.ok('GET', `/organization/${s.account.organizationId}/payment_account/${s.account.id}`)).status,
+      order: (await p.ok('GET', `/organization/${s.order.organizationId}/order/${s.order.id}`)).status,
+      deposited: (await p.ok('GET', `/organization/${s.deposited.organizationId}/order/${s.deposited.id}`)).status,
+      v1: (await p.ok('GET', `/ramp/order/${s.v1.id}`)).status,
+    });
+    expect(await status(frozen, started.frozen)).toEqual({ account: 'pending', order: 'created', deposited: 'funded', v1: 'funded' });
+    expect(await status(running, started.running)).toEqual({ account: 'ready', order: 'canceled', deposited: 'completed', v1: 'completed' });
+    expect((await frozen.ok('GET', '/sandbox/clock')).now).toBe(now);
+
+    // Advancing applies them, in time order, each at its own instant.
+    const advanced = await frozen.advance({ by: 'PT1H' });
+    // Both quotes were ordered, so none is listed as expired; at one instant, in the order of the timers.
+    expect(advanced.transitions.map((t: Json) => [t.kind, t.id, t.dueAt])).toEqual([
+      ['orderCompleted', started.frozen.deposited.id, plus(now, 1000)],
+      ['paymentAccountReady', started.frozen.account.id, plus(now, 1000)],
+      ['v1TokensDelivered', started.frozen.v1.id, plus(now, 2000)],
+      ['orderFundingExpired', started.frozen.order.id, plus(now, 3_600_000)],
+    ]);
+    expect(await status(frozen, started.frozen)).toEqual({ account: 'ready', order: 'canceled', deposited: 'completed', v1: 'completed' });
+  });
+});
+
+describe('advancing drives every timer, with each event at the instant it fell due', () => {
+  it('an onramp: quote expiry, funding deadline, deposit and completion, each webhook with its occurredAt', async () => {
+    const p = await newPartner();
+    const subscription = await p.ok('POST', '/webhook_subscription', { url: `${receiver.url}/orders-${p.partnerId}`, eventType: 'orderUpdated' }, 201);
+    expect(subscription.id).toEqual(expect.any(String));
+    const { now: t0 } = await p.freeze();
+    const org = await p.customer();
+
+    // A quote is firm for 5 minutes: 5 minutes and a second later it is refused.
+    const quote = await p.quote(org);
+    expect(quote.expiresAt).toBe(plus(t0, 300_000));
+    const expired = await p.advance({ by: 'PT5M1S' });
+    expect(expired.counts).toMatchObject({ quoteExpired: 1, orderFundingExpired: 0 });
+    expect(expired.transitions).toEqual([{ kind: 'quoteExpired', id: quote.quoteId, organizationId: org.id, dueAt: plus(t0, 300_000) }]);
+    expectProblem(await p.call('POST', `/organization/${org.id}/order`, { quoteId: quote.quoteId }), 400, 'quote-expired');
+
+    // An unfunded order is canceled at its deadline, an hour after it was created.
+    const t1 = plus(t0, 301_000);
+    const unfunded = await p.order(org);
+    expect(unfunded.createdAt).toBe(t1);
+    const deadline = await p.advance({ to: plus(t1, 3_600_000) });
+    expect(deadline.counts.orderFundingExpired).toBe(1);
+    expect(deadline.clock).toMatchObject({ now: plus(t1, 3_600_000), frozen: true, nextDueAt: null });
+    const canceled = await p.ok('GET', `/organization/${org.id}/order/${unfunded.id}`);
+    expect(canceled).toMatchObject({ status: 'canceled', updatedAt: plus(t1, 3_600_000) });
+
+    // A deposit, then the completion a second later.
+    await p.advance({ by: 'PT1S' });
+    const t2 = plus(t1, 3_601_000);
+    const paid = await p.order(org);
+    const funded = await p.ok('POST', `/sandbox/organization/${org.id}/order/${paid.id}/deposit`, {});
+    expect(funded).toMatchObject({ status: 'funded', updatedAt: t2 });
+    expect((await p.ok('GET', '/sandbox/clock')).nextDueAt).toBe(plus(t2, 1000));
+    const completed = await p.advance({ by: 'PT1S' });
+    expect(completed.transitions).toEqual([{ kind: 'orderCompleted', id: paid.id, organizationId: org.id, dueAt: plus(t2, 1000) }]);
+
+    const expected = [
+      [unfunded.id, 'canceled', plus(t1, 3_600_000)],
+      [paid.id, 'funded', t2],
+      [paid.id, 'completed', plus(t2, 1000)],
+    ];
+    const recorded = (await eventsOf(p.partnerId)).map((e) => [e.payload.order.id, e.payload.order.status, e.payload.occurredAt]);
+    expect(recorded).toEqual(expected);
+    // Delivered on real time, though the partner's clock is more than an hour ahead of it.
+    await server.jobs.tick();
+    const delivered = await eventually(() => {
+      const bodies = receiver.to(`/orders-${p.partnerId}`).map((r) => [r.body.order.id, r.body.order.status, r.body.occurredAt]);
+      return bodies.length === expected.length && bodies;
+    });
+    expect(delivered.sort()).toEqual([...expected].sort());
+  });
+
+  it('a payment account becomes ready a second after registration, its event at that second', async () => {
+    const p = await newPartner();
+    const { now } = await p.freeze();
+    const org = await p.customer();
+    const account = await p.account(org.id);
+    expect(account.rails.spei.destination).toBe('pending');
+    const advanced = await p.advance({ by: 'PT1S' });
+    expect(advanced.counts.paymentAccountReady).toBe(1);
+    const ready = await p.ok('GET', `/organization/${org.id}/payment_account/${account.id}`);
+    expect(ready).toMatchObject({ status: 'ready', rails: { spei: { destination: 'ready' } }, updatedAt: plus(now, 1000) });
+    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'paymentAccountUpdated');
+    expect(events.map((e) => e.occurredAt)).toEqual([plus(now, 1000)]);
+  });
+
+  it('v1: an onramp\'s tokens arrive and an offramp is finalized when its reversal window closes', async () => {
+    const p = await newPartner();
+    const { now } = await p.freeze();
+    const customer = await createCustomer(server, { approved: true, parentId: p.partnerId });
+    const wallet = await createWallet(server, customer, 'external', 'solana', p.key);
+    const bank = await createBankAccount(server, customer, { key: p.key });
+    const onramp = await p.ok('POST', '/ramp/order', { customerId: customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' }, 201);
+    const offramp = await p.ok('POST', '/ramp/order', { customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: bank.internalAccountId, walletId: wallet.id, token: 'CETES' }, 201);
+    // A tenth of a second between steps, so each event has its own instant.
+    await p.ok('POST', `/sandbox/ramp/order/${offramp.id}/simulate`, { action: 'burnConfirmed' });
+    await p.advance({ by: 'PT0.1S' });
+    await p.ok('POST', `/sandbox/ramp/order/${offramp.id}/simulate`, { action: 'fiatSent' });
+    await p.advance({ by: 'PT0.1S' });
+    await p.ok('POST', '/ramp/order/fiat_received', { orderId: onramp.id });
+
+    // Tokens two seconds after the deposit (RAMP_V1_DELIVERY_SECONDS), finality 30 s after the payout.
+    const first = await p.advance({ to: plus(now, 2200) });
+    expect(first.transitions).toEqual([{ kind: 'v1TokensDelivered', id: onramp.id, organizationId: customer, dueAt: plus(now, 2200) }]);
+    expect(await p.ok('GET', `/ramp/order/${offramp.id}`)).toMatchObject({ status: 'completed' });
+    const second = await p.advance({ by: 'PT28S' });
+    expect(second.transitions).toEqual([{ kind: 'v1OfframpFinalized', id: offramp.id, organizationId: customer, dueAt: plus(now, 30_100) }]);
+    expect(await p.ok('GET', `/ramp/order/${onramp.id}`)).toMatchObject({ status: 'completed', updatedAt: plus(now, 2200) });
+    expect(await p.ok('GET', `/ramp/order/${offramp.id}`)).toMatchObject({ status: 'finalized', updatedAt: plus(now, 30_100) });
+    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'order_updated');
+    expect(events.map((e) => [e.payload.order_updated.id, e.payload.order_updated.status, e.occurredAt])).toEqual([
+      [offramp.id, 'funded', now],
+      [offramp.id, 'completed', plus(now, 100)],
+      [onramp.id, 'funded', plus(now, 200)],
+      [onramp.id, 'completed', plus(now, 2200)],
+      [offramp.id, 'finalized', plus(now, 30_100)],
+    ]);
+  });
+
+  it('v1 lists filter dates on the partner\'s clock', async () => {
+    const p = await newPartner();
+    await p.freeze();
+    const { clock } = await p.advance({ by: 'P300D' });
+    const customer = await p.ok('POST', '/ramp/organization', { displayName: 'Later customer', type: 'personal' }, 201);
+    const page = await p.ok('POST', '/ramp/customers', { filters: { fromDate: plus(clock.now, -1000), toDate: plus(clock.now, 1000) } });
+    expect(page.items.map((c: Json) => [c.customerId, c.createdAt])).toEqual([[customer.organizationId, clock.now]]);
+  });
+});
+
+describe('clocks side by side', () => {
+  it('a running clock with an offset has its timers applied by the jobs at real time plus the offset', async () => {
+    const p = await newPartner();
+    const { clock } = await p.advance({ by: 'P1D' });
+    expect(clock.frozen).toBe(false);
+    const org = await p.customer();
+    const account = await p.account(org.id);
+    expect(Date.parse(account.createdAt) - real.now().getTime()).toBeGreaterThan(86_000_000);
+    await server.jobs.tick();
+    expect((await p.ok('GET', `/organization/${org.id}/payment_account/${account.id}`)).status).toBe('pending');
+    real.advance(1500);
+    await server.jobs.tick();
+    expect((await p.ok('GET', `/organization/${org.id}/payment_account/${account.id}`)).status).toBe('ready');
+  });
+
+  it('two partners\' clocks are independent', async () => {
+    const a = await newPartner();
+    const b = await newPartner();
+    const { now: bNow } = await b.freeze();
+    const { now: aNow } = await a.freeze();
+    await a.advance({ by: 'P30D' });
+    expect((await a.ok('GET', '/sandbox/clock')).now).toBe(plus(aNow, 30 * 86_400_000));
+    expect((await b.ok('GET', '/sandbox/clock')).now).toBe(bNow);
+    const bOrg = await b.customer();
+    const bAccount = await b.account(bOrg.id);
+    expect(bAccount.createdAt).toBe(bNow);
+    await a.advance({ by: 'P30D' });
+    expect((await b.ok('GET', `/organization/${bOrg.id}/payment_account/${bAccount.id}`)).status).toBe('pending');
+  });
+
+  it('concurrent advances apply each change once, in order, and leave the clock at the farthest', async () => {
+    const p = await newPartner();
+    const { now } = await p.freeze();
+    const org = await p.customer();
+    const accounts: Json[] = [];
+    for (let i = 0; i < 6; i++) {
+      accounts.push(await p.account(org.id));
+      await p.advance({ by: 'PT0.1S' });
+    }
+    // One `to` for all: a call that starts after another ended would count a `by` from the
+    // later instant, and find an earlier `to` in the clock's past (409).
+    const answers = await Promise.all([1, 2, 3, 4].map(() => p.advance({ to: plus(now, 3600) })));
+    const applied = answers.flatMap((a) => a.transitions.map((t: Json) => t.id));
+    expect(applied.sort()).toEqual(accounts.map((a) => a.id).sort());
+    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'paymentAccountUpdated');
+    expect(events.map((e) => e.payload.paymentAccount.id)).toEqual(accounts.map((a) => a.id));
+    expect(events.map((e) => e.occurredAt)).toEqual(accounts.map((_, i) => plus(now, 1000 + i * 100)));
+    expect((await p.ok('GET', '/sandbox/clock')).now).toBe(plus(now, 3600));
+  });
+
+  it('advancing while a delivery waits for its retry changes nothing of the delivery: its retry follows real time', async () => {
+    const p = await newPartner();
+    const subscription = await p.ok('POST', '/webhook_subscription', { url: `${receiver.url}/flaky`, eventType: 'paymentAccountUpdated' }, 201);
+    await p.freeze();
+    const org = await p.customer();
+    await p.account(org.id);
+    const { transitions } = await p.advance({ by: 'PT1S' });
+    await server.jobs.tick();
+    await eventually(() => receiver.to('/flaky').length === 1);
+    const deliveries = async () => (await p.ok('GET', `/webhook_subscription/${subscription.id}/deliveries`)).items;
+    await eventually(async () => (await deliveries())[0]?.attempts[0]?.statusCode === 500);
+    await p.advance({ by: 'P1D' });
+    await server.jobs.tick();
+    expect(receiver.to('/flaky')).toHaveLength(1);
+    expect((await deliveries())[0]).toMatchObject({ status: 'pending' });
+    real.advance(5000);
+    await server.jobs.tick();
+    await eventually(() => receiver.to('/flaky').length === 2);
+    const [first, second] = receiver.to('/flaky');
+    expect(second!.body).toEqual(first!.body);
+    expect(second!.body.occurredAt).toBe(transitions[0].dueAt);
+    await eventually(async () => (await deliveries())[0]?.status === 'delivered');
+  });
+});
+
+describe('production', () => {
+  it('answers 403 forbidden to every clock operation', async () => {
+    const production = await startTestServer({ env: { RAMP_ENV: 'production' } });
+    try {
+      for (const [method, path, body] of [['GET', '/sandbox/clock'], ['PUT', '/sandbox/clock', { frozen: true }], ['POST', '/sandbox/clock/advance', { by: 'PT1S' }]] as const) {
+        expectProblem(await production.call(method, path, body === undefined ? {} : { body }), 403, 'forbidden');
+      }
+    } finally {
+      await production.close();
+    }
+  });
+});
