@@ -86,4 +86,24 @@ describe('the client against the sandbox server', () => {
     const unknownRefresh = await ramp.refresh('rt_unknown').catch((e: unknown) => e);
     expect(unknownRefresh).toMatchObject({ error: 'invalid_grant', status: 400 });
   });
+  it('expires a quote in a test without waiting five minutes (client/README.md)', async () => {
+    const organizationId = server.partnerId;
+    const walletAddress = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+    await unwrap(ramp.POST('/organization/{organizationId}/wallet', { params: { path: { organizationId } }, body: { custody: 'external', address: walletAddress, blockchain: 'solana' } }));
+    await unwrap(ramp.PUT('/sandbox/clock', { body: { frozen: true } }));
+    try {
+      const quote = await unwrap(ramp.POST('/organization/{organizationId}/quote', {
+        params: { path: { organizationId } },
+        body: { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress },
+      }));
+      const { counts, transitions } = await unwrap(ramp.POST('/sandbox/clock/advance', { body: { by: 'PT5M1S' } }));
+      expect(counts.quoteExpired).toBe(1);
+      expect(transitions).toEqual([{ kind: 'quoteExpired', id: quote.quoteId, organizationId, dueAt: quote.expiresAt }]);
+      const late = await unwrap(ramp.POST('/organization/{organizationId}/order', { params: { path: { organizationId } }, body: { quoteId: quote.quoteId } })).catch((e: unknown) => e);
+      expect(late).toBeInstanceOf(RampProblem);
+      expect((late as RampProblem).slug).toBe('quote-expired');
+    } finally {
+      await unwrap(ramp.PUT('/sandbox/clock', { body: { frozen: false } }));
+    }
+  });
 });
