@@ -5,8 +5,10 @@
  * the test: a frozen partner is shown to stay still through it while another partner's
  * timers run, and webhook deliveries are shown to follow real time, not the partner's.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProblem } from '../support/errors.ts';
+import { expectPlainError, expectProblem } from '../support/errors.ts';
+import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
 import { keyedBusinessChild } from '../support/organizations.ts';
 import { customerClabe, manualClock, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -338,6 +340,42 @@ describe('clocks side by side', () => {
     expect(second!.body).toEqual(first!.body);
     expect(second!.body.occurredAt).toBe(transitions[0].dueAt);
     await eventually(async () => (await deliveries())[0]?.status === 'delivered');
+  });
+});
+
+describe('what is done for a partner without its key follows its clock', () => {
+  it('a customer created at its first sign-in (/auth/token) is created on the partner\'s clock, in its place in the lists; the tokens stay on real time', async () => {
+    const p = await newPartner();
+    const signer = await Partner.create(server, p.key);
+    await signer.register();
+    await p.freeze();
+    const before = await p.ok('POST', '/ramp/organization', { displayName: 'Signed up before', type: 'personal' }, 201);
+    const { clock } = await p.advance({ by: 'P30D' });
+    const sub = randomUUID();
+    // The JWT is signed on real time (iat, exp), 30 days behind the partner's clock, and accepted.
+    const signedIn = await tokenRequest(server, { grant_type: jwtBearer, assertion: await signer.sign({ sub }) });
+    expect(signedIn.status, signedIn.text_).toBe(200);
+    expect(signedIn.json_.expires_in).toBe(900);
+    expect((await p.ok('GET', `/organization/${sub}`)).createdAt).toBe(clock.now);
+    const newest = await p.ok('GET', '/organizations?pageSize=2');
+    expect(newest.items.map((o: Json) => [o.organizationId, o.createdAt])).toEqual([[sub, clock.now], [before.organizationId, before.createdAt]]);
+    const later = await p.ok('POST', '/ramp/customers', { filters: { fromDate: plus(clock.now, -1000) } });
+    expect(later.items.map((c: Json) => c.customerId)).toEqual([sub]);
+  });
+
+  it('a v1 presigned onboarding URL expires on the clock it was issued on, though it is redeemed without a key', async () => {
+    const p = await newPartner();
+    const customer = await p.ok('POST', '/ramp/organization', { displayName: 'Onboarding customer', type: 'personal' }, 201);
+    const { now } = await p.freeze();
+    const { presignedUrl, expiresAt } = await p.ok('POST', `/sandbox/ramp/customer/${customer.organizationId}/onboarding`, undefined, 201);
+    expect(expiresAt).toBe(plus(now, 3600_000 - (Date.parse(now) % 1000)));
+    const redeem = () => server.call('POST', '/ramp/onboarding/bank-accounts', { key: null, body: { presignedUrl } });
+    real.advance(2 * 3600_000);
+    expect((await redeem()).status).toBe(200);
+    await p.advance({ to: plus(expiresAt, -1) });
+    expect((await redeem()).status).toBe(200);
+    await p.advance({ to: expiresAt });
+    expectPlainError(await redeem(), 401);
   });
 });
 

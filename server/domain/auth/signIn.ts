@@ -10,6 +10,7 @@ import type { Services } from '../../services.ts';
 import { authRepository, type AuthGrantRow, type AuthTokenRow } from '../../storage/auth.ts';
 import type { Tx } from '../../storage/database.ts';
 import { organizationsRepository } from '../../storage/organizations.ts';
+import { clocksRepository, timeOf } from '../../features/clock/repository.ts';
 import { newSalt } from '../apiKeys.ts';
 import { verifyAssertion, type VerifiedAssertion } from './assertion.ts';
 import { accessTokenSeconds, refreshTokenSeconds, sessionSeconds } from './rules.ts';
@@ -81,6 +82,9 @@ async function issueTokens(tx: Tx, grant: AuthGrantRow, now: Date): Promise<Toke
  * A new sign-in from a verified JWT, inside the transaction: remembers its jti/nonce (a
  * replay is refused here, also across processes), resolves the person (a UUID sub is the
  * customer organization, created under the partner on first sign-in), records the grant.
+ * `now` is real time (the sign-in's own records); the customer is created at the partner's
+ * sandbox clock, as every organization the partner sees (Organization.createdAt, its place
+ * in GET /organizations and the v1 customer lists' date filters).
  */
 async function grantFromAssertion(tx: Tx, verified: VerifiedAssertion, now: Date): Promise<AuthGrantRow> {
   const auth = authRepository(tx);
@@ -99,13 +103,14 @@ async function grantFromAssertion(tx: Tx, verified: VerifiedAssertion, now: Date
     if (existing?.type === 'business') throw grantError('The sub claim names a business organization; sign in a person.');
     if (existing && existing.parent_id !== partnerId) throw grantError('The sub claim names a customer of another organization.');
     if (!existing) {
+      const partnerClock = await clocksRepository(tx).ofOrganization(partnerId);
       await organizations.insert({
         id: customerId,
         parentId: partnerId,
         type: 'personal',
         displayName: verified.name,
         keySalt: newSalt(),
-        now: now.toISOString(),
+        now: timeOf(partnerClock, now).toISOString(),
       });
     }
   }
@@ -137,13 +142,16 @@ export interface SessionOptions {
   frameAncestor: string | null;
 }
 
+// Tokens, sessions and their expiry follow real time, whatever the partner's sandbox clock
+// says (README "Sandbox clock"): the partner signs its JWTs with its real clock.
+
 /** The JWT bearer grant: tokens (`POST /auth/token`) or a session (`/auth/launch`). */
 export async function signInWithAssertion(services: Services, jwt: string): Promise<TokenSet>;
 export async function signInWithAssertion(services: Services, jwt: string, session: SessionOptions): Promise<Session>;
 export async function signInWithAssertion(services: Services, jwt: string, session?: SessionOptions): Promise<TokenSet | Session> {
   const verified = await verifyAssertion(services, jwt);
   session?.check({ scope: verified.scopes.join(' ') });
-  const now = services.clock.now();
+  const now = services.realClock.now();
   return inTransaction(services, async (tx) => {
     const grant = await grantFromAssertion(tx, verified, now);
     if (!session) return issueTokens(tx, grant, now);
@@ -155,7 +163,7 @@ export async function signInWithAssertion(services: Services, jwt: string, sessi
 export async function signInWithRefreshToken(services: Services, refreshToken: string): Promise<TokenSet>;
 export async function signInWithRefreshToken(services: Services, refreshToken: string, session: SessionOptions): Promise<Session>;
 export async function signInWithRefreshToken(services: Services, refreshToken: string, session?: SessionOptions): Promise<TokenSet | Session> {
-  const now = services.clock.now();
+  const now = services.realClock.now();
   const hash = hashToken(refreshToken);
   // A reuse must revoke the sign-in *and* be refused: the revocation commits, then we throw.
   type Outcome = { reused: true } | { issued: TokenSet | Session };
@@ -196,7 +204,7 @@ export async function sessionOf(services: Services, token: string | undefined): 
   if (!token) return undefined;
   const auth = authRepository(services.storage.db);
   const row = await auth.findToken(hashToken(token), 'session');
-  if (!row || row.expires_at <= services.clock.now().toISOString()) return undefined;
+  if (!row || row.expires_at <= services.realClock.now().toISOString()) return undefined;
   const grant = await auth.findGrant(row.grant_id);
   if (!grant || grant.revoked_at !== null) return undefined;
   return { grant, returnUrl: row.return_url, frameAncestor: row.frame_ancestor };
@@ -206,6 +214,6 @@ export async function sessionOf(services: Services, token: string | undefined): 
 export const authCleanupJob = {
   name: 'auth-cleanup',
   async run(services: Services) {
-    await authRepository(services.storage.db).purgeExpired(services.clock.now().toISOString());
+    await authRepository(services.storage.db).purgeExpired(services.realClock.now().toISOString());
   },
 };

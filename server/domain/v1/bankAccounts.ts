@@ -11,6 +11,7 @@ import type { Services } from '../../services.ts';
 import { organizationsRepository } from '../../storage/organizations.ts';
 import { isUniqueViolation, v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow, type V1NewRow } from '../../storage/v1Money.ts';
 import { recordV1Event } from '../../webhooks/outbox.ts';
+import { clocksRepository, timeOf } from '../../features/clock/repository.ts';
 import { clabeProblem } from '../clabe.ts';
 import { isApproved } from '../organizations.ts';
 import { canMoveBankAccount, initialBankAccountStatus, type V1BankAccountStatus } from './bankAccountMachine.ts';
@@ -158,6 +159,8 @@ export async function redeemV1OnboardingUrl(services: Services, presignedUrl: st
   if (!link) throw refused;
   const matches = timingSafeEqual(Buffer.from(sha256(signature), 'hex'), Buffer.from(link.signature_hash, 'hex'));
   const expiresAt = Date.parse(link.expires_at);
-  if (!matches || Number(expires) * 1000 !== expiresAt || services.clock.now().getTime() >= expiresAt) throw refused;
+  // The URL carries no key: its expiry is checked on the clock it was issued on, its partner's.
+  const now = timeOf(await clocksRepository(db).ofOrganization(link.partner_id), services.realClock.now());
+  if (!matches || Number(expires) * 1000 !== expiresAt || now.getTime() >= expiresAt) throw refused;
   return v1BankAccountsRepository(db).ofCustomer(link.customer_id);
 }

@@ -86,6 +86,21 @@ export function clocksRepository(db: Db | Tx, engine: Engine = 'sqlite') {
       await db.updateTable('sandbox_clocks').set({ frozen_at: state.frozenAt, offset_ms: state.offsetMs, updated_at: now }).where('partner_id', '=', partnerId).execute();
     },
 
+    /**
+     * The clock an organization follows (its top partner's), by one indexed join: for what
+     * is done for a partner without its key (a sign-in, a redeemed onboarding URL).
+     */
+    async ofOrganization(organizationId: string): Promise<ClockState> {
+      return stateOf(
+        await db
+          .selectFrom('organizations')
+          .innerJoin('sandbox_clocks', 'sandbox_clocks.partner_id', 'organizations.top_id')
+          .select(['sandbox_clocks.frozen_at', 'sandbox_clocks.offset_ms'])
+          .where('organizations.id', '=', organizationId)
+          .executeTakeFirst(),
+      );
+    },
+
     /** The partners whose clock runs with an offset: each has its own "now" for the jobs. */
     async runningWithOffset(): Promise<{ partnerId: string; state: ClockState }[]> {
       const rows = await db.selectFrom('sandbox_clocks').select(['partner_id', 'frozen_at', 'offset_ms']).where('frozen_at', 'is', null).where('offset_ms', '<>', 0).execute();
