@@ -5,6 +5,7 @@ import { Problem } from '../problems.ts';
 import type { Db } from '../storage/database.ts';
 import { hashMatches, keyEnvFor, keyLookup, parseApiKey } from './apiKeys.ts';
 import type { Caller } from '../handlers/types.ts';
+import { timeOf } from '../features/clock/repository.ts';
 
 const unauthorized = (detail: string) => new Problem('unauthorized', detail);
 const lastUsedResolutionMs = 60_000;
@@ -40,6 +41,7 @@ async function findKey(db: Db, lookup: string) {
   return rows[0];
 }
 
+/** `now` is real time; the caller's sandbox clock is read here, with its key. */
 export async function authenticate(db: Db, config: Config, header: string | undefined, now: Date): Promise<Caller> {
   if (!header) throw unauthorized('The Authorization header is missing; send the raw API key.');
   if (!/^[\x21-\x7e]+$/.test(header)) {
@@ -56,9 +58,12 @@ export async function authenticate(db: Db, config: Config, header: string | unde
   if (organization.id !== key.organizationId || revokedAt !== null || !hashMatches(key.raw, organization.key_salt, hash)) {
     throw unauthorized('Invalid API key.');
   }
-  if (!lastUsedAt || now.getTime() - Date.parse(lastUsedAt) > lastUsedResolutionMs) {
-    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', keyId).execute();
-  }
   const sandboxClock = frozenAt !== null || offsetMs !== null ? { frozenAt, offsetMs: Number(offsetMs ?? 0) } : undefined;
+  // ApiKey.lastUsedAt is shown to the partner (listApiKeys), so it is on its sandbox clock
+  // like every other time it sees; a frozen clock keeps it still.
+  const used = sandboxClock ? timeOf(sandboxClock, now) : now;
+  if (!lastUsedAt || used.getTime() - Date.parse(lastUsedAt) > lastUsedResolutionMs) {
+    await db.updateTable('api_keys').set({ last_used_at: used.toISOString() }).where('id', '=', keyId).execute();
+  }
   return { organization, keyId, ...(sandboxClock ? { sandboxClock } : {}) };
 }

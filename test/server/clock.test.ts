@@ -379,6 +379,19 @@ describe('what is done for a partner without its key follows its clock', () => {
   });
 });
 
+describe('what a partner sees of its keys follows its clock', () => {
+  it('an API key\'s lastUsedAt is the partner\'s time of its last use', async () => {
+    const p = await newPartner();
+    await p.freeze();
+    const { clock } = await p.advance({ by: 'P2D' });
+    const { items } = await p.ok('GET', `/organization/${p.partnerId}/api_keys`);
+    expect(items.map((k: Json) => k.lastUsedAt)).toEqual([clock.now]);
+    // Frozen: a later use an hour of real time on shows the same instant.
+    real.advance(3600_000);
+    expect((await p.ok('GET', `/organization/${p.partnerId}/api_keys`)).items[0].lastUsedAt).toBe(clock.now);
+  });
+});
+
 describe('production', () => {
   it('answers 403 forbidden to every clock operation', async () => {
     const production = await startTestServer({ env: { RAMP_ENV: 'production' } });
