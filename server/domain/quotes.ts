@@ -100,8 +100,11 @@ export async function createQuote(services: Services, organization: Organization
     throw new Problem('organization-not-approved', `Organization ${organization.id} is not approved (its ${what} is ${organization.type === 'personal' ? organization.kyc_status : organization.kyb_status}).`);
   }
 
-  const source = resolveAsset(prices, request.sourceAsset, now);
-  const target = resolveAsset(prices, request.targetAsset, now);
+  // Prices are global and on real time (the feed, its warm-up, /lookup); the quote's own
+  // createdAt and expiresAt are on the partner's sandbox clock.
+  const priced = services.realClock.now();
+  const source = resolveAsset(prices, request.sourceAsset, priced);
+  const target = resolveAsset(prices, request.targetAsset, priced);
   if (!source) throw new Problem('unsupported', `No route accepts the asset ${request.sourceAsset}.`);
   if (!target) throw new Problem('unsupported', `No route accepts the asset ${request.targetAsset}.`);
   const expected: Record<OrderType, [Asset['kind'], Asset['kind']]> = { onramp: ['fiat', 'token'], offramp: ['token', 'fiat'], swap: ['token', 'token'] };
@@ -135,7 +138,7 @@ export async function createQuote(services: Services, organization: Organization
     assertUsable(account, request.rail!, 'destination');
   }
 
-  const unit = prices.available(now) ? prices.convert(new Decimal(1), source.symbol, target.symbol, now) : undefined;
+  const unit = prices.available(priced) ? prices.convert(new Decimal(1), source.symbol, target.symbol, priced) : undefined;
   if (!unit || !unit.isFinite() || unit.lte(0)) throw new Problem('quote-unavailable', `No price is available for ${source.symbol} to ${target.symbol} right now.`);
   const rate = unit.toSignificantDigits(rateDigits, Decimal.ROUND_DOWN);
   const fee = amount.mul(feeRates[request.type]).toDecimalPlaces(source.precision, Decimal.ROUND_UP);

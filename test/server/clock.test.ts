@@ -392,6 +392,29 @@ describe('what a partner sees of its keys follows its clock', () => {
   });
 });
 
+describe('what is global stays on real time', () => {
+  it('prices: a partner\'s clock moved past the feed\'s warm-up does not warm it up for its quotes', async () => {
+    const cold = manualClock();
+    const s = await startTestServer({ clock: cold, env: { RAMP_PRICES_WARMUP_MS: '60000' } });
+    try {
+      const call = (method: string, path: string, body?: unknown) => s.call(method, path, body === undefined ? {} : { body });
+      expect((await call('POST', '/sandbox/clock/advance', { by: 'PT2M' })).status).toBe(200);
+      const customer = (await call('POST', '/ramp/organization', { displayName: 'Early customer', type: 'personal' })).json_.organizationId;
+      await s.services.storage.db.updateTable('organizations').set({ kyc_status: 'approved' }).where('id', '=', customer).execute();
+      const wallet = solanaAddress();
+      expect((await call('POST', `/organization/${customer}/wallet`, { custody: 'external', address: wallet, blockchain: 'solana' })).status).toBe(201);
+      const quote = () => call('POST', `/organization/${customer}/quote`, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: wallet });
+      expectProblem(await quote(), 422, 'quote-unavailable');
+      expectPlainError(await s.call('GET', '/lookup/tokens/cost', { key: null }), 503);
+      cold.advance(60_000);
+      expect((await s.call('GET', '/lookup/tokens/cost', { key: null })).status).toBe(200);
+      expect((await quote()).status).toBe(201);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('production', () => {
   it('answers 403 forbidden to every clock operation', async () => {
     const production = await startTestServer({ env: { RAMP_ENV: 'production' } });

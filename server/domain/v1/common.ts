@@ -49,7 +49,7 @@ export function v1Envelope<T>(config: Pick<Config, 'baseUrl'>, path: string, pag
 /** Stablecoins the service trades besides the tokens of the price feed. */
 const stablecoins = ['USDC', 'USDT'];
 
-/** Whether the service trades this token symbol (the feed's tokens and USD stablecoins). */
+/** Whether the service trades this token symbol (the feed's tokens and USD stablecoins); `now` is real time, as the feed's. */
 export function isKnownToken(prices: PriceFeed, symbol: string, now: Date): boolean {
   return stablecoins.includes(symbol) || prices.tokenCost(symbol, now)?.token_symbol === symbol;
 }

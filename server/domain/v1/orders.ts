@@ -48,7 +48,8 @@ export async function createV1Order(services: Services, caller: Caller, body: Cr
   if ((body.walletId === undefined) === (body.walletAddress === undefined)) throw new Problem('invalid-request', 'Exactly one of walletId or walletAddress is required');
   const amount = positiveAmount(body.sourceAmount, 'sourceAmount');
   const now = services.clock.now();
-  assertKnownToken(services.prices, body.token, now);
+  // The price feed is global, on real time; the order's times are on the partner's clock.
+  assertKnownToken(services.prices, body.token, services.realClock.now());
   if (body.type === 'offramp' && body.bankAccountId === undefined) throw new Problem('invalid-request', 'bankAccountId is required for an offramp');
   let addressChain: Blockchain | undefined;
   if (body.walletAddress !== undefined) {

@@ -24,8 +24,10 @@ export type V1SwapAction = components['schemas']['V1SimulateSwapRequest']['actio
 export async function createV1Swap(services: Services, caller: Caller, body: CreateSwap): Promise<V1SwapRow> {
   positiveAmount(body.sourceAmount, 'sourceAmount');
   const now = services.clock.now();
-  assertKnownToken(services.prices, body.sourceToken, now);
-  assertKnownToken(services.prices, body.targetToken, now);
+  // The price feed is global, on real time; the swap's times are on the partner's clock.
+  const priced = services.realClock.now();
+  assertKnownToken(services.prices, body.sourceToken, priced);
+  assertKnownToken(services.prices, body.targetToken, priced);
   if (body.sourceToken === body.targetToken) throw new Problem('invalid-request', 'sourceToken and targetToken must differ');
   const { db } = services.storage;
   const customer = await v1Customer(db, caller, body.customerId);

@@ -5,7 +5,8 @@ import type { Services } from '../../services.ts';
 import type { Handler } from '../types.ts';
 
 function pricesNow(services: Services, status: 'service-unavailable' | 'internal-error' = 'service-unavailable') {
-  const now = services.clock.now();
+  // Prices are global: real time, never a partner's sandbox clock (its warm-up included).
+  const now = services.realClock.now();
   if (!services.prices.available(now)) {
     throw new Problem(status, 'Prices are not available yet; retry shortly.', {}, status === 'service-unavailable' ? { 'Retry-After': '1' } : {});
   }
