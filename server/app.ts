@@ -72,7 +72,7 @@ export function createApp(services: Services, handlers: Handlers) {
       handlers: {
         ApiKey: async (req) => {
           try {
-            (req as Request & { caller?: Caller }).caller = await authenticate(storage.db, config, req.headers.authorization, services.clock.now());
+            (req as Request & { caller?: Caller }).caller = await authenticate(storage.db, config, req.headers.authorization, services.realClock.now());
           } catch (error) {
             if (error instanceof Problem) throw error;
             // The validator turns whatever a security handler throws into a 401 with its
@@ -190,7 +190,8 @@ function limitReadsOf(services: Services) {
       caller,
       req.params.organizationId as string | undefined,
       { readsPerSecond: services.config.rateLimitReadsPerSecond, windowSeconds: services.config.rateLimitWindowSeconds },
-      services.clock.now(),
+      // Rate-limit windows count real seconds, whatever the partner's sandbox clock says.
+      services.realClock.now(),
     ).then(() => next(), next);
   };
 }

@@ -10,6 +10,8 @@ import type { ErrorRequestHandler } from 'express';
 import { dottedPath, submissionErrors, type SubmissionSchema } from './domain/verificationInput.ts';
 import { Problem, validationError, type FieldError } from './problems.ts';
 import type { Services } from './services.ts';
+import { withPartnerClock } from './features/clock/useCases.ts';
+import type { Caller } from './handlers/types.ts';
 
 interface SubmissionRoute {
   method: string;
@@ -32,10 +34,13 @@ interface ValidatorError {
   errors?: { path?: string; message?: string }[];
 }
 
-export function submissionErrorHandler(services: Pick<Services, 'contract' | 'clock'>): ErrorRequestHandler {
+export function submissionErrorHandler(services: Services): ErrorRequestHandler {
   return (error, req, res, next) => {
     const route = routes.find((r) => r.method === req.method && r.path.test(req.path));
     if (!route || res.headersSent) return next(error);
+    // Dates are judged on the caller's sandbox clock, as the handler judges them (its
+    // birthDate "18 or older", "not in the future"): one body, one list, whichever path refuses it.
+    const { clock } = withPartnerClock(services, (req as typeof req & { caller?: Caller }).caller);
     const e = error as ValidatorError;
     let fields: FieldError[] | undefined;
     if (error instanceof Problem) {
@@ -44,11 +49,11 @@ export function submissionErrorHandler(services: Pick<Services, 'contract' | 'cl
       if (route.surface === 'v1') return res.status(400).json({ error: 'Invalid JSON body', details: [{ field: 'body', message: 'is not valid JSON' }] });
     } else if (e?.status === 400 && (e.errors ?? []).length > 0 && (e.errors ?? []).every((x) => x.path?.startsWith('/body'))) {
       // The validator saw the first problem of the body: report all of them.
-      fields = submissionErrors(services.contract.document, route.schema, req.body, services.clock.now());
+      fields = submissionErrors(services.contract.document, route.schema, req.body, clock.now());
     } else if (e?.status === 400 && route.surface === 'v1' && (e.errors ?? []).length > 0) {
       // A bad path parameter: still the documented v1 shape of this route's 400.
       const others = (e.errors ?? []).filter((x) => !x.path?.startsWith('/body'));
-      const inBody = others.length < (e.errors ?? []).length ? submissionErrors(services.contract.document, route.schema, req.body, services.clock.now()) : [];
+      const inBody = others.length < (e.errors ?? []).length ? submissionErrors(services.contract.document, route.schema, req.body, clock.now()) : [];
       const details = [
         ...others.map((x) => ({ field: (x.path ?? '').replace(/^\/(params|path|query)\//, ''), message: x.message ?? 'is invalid' })),
         ...inBody.map((f) => ({ field: dottedPath(f.pointer), message: f.detail })),

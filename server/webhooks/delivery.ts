@@ -56,7 +56,9 @@ export const deliveryJob: Job = {
  * then it only finishes what it sent).
  */
 export async function deliverDue(services: Services, stopping?: AbortSignal): Promise<void> {
-  const { config, storage, clock } = services;
+  // Deliveries, their attempts and the retry spacing follow real time, never a partner's
+  // sandbox clock (README "Sandbox clock"): they test the partner's real receiver.
+  const { config, storage, realClock: clock } = services;
   const { webhookCaFile } = config;
   const ca = webhookCaFile ? [...rootCertificates, readFileSync(webhookCaFile, 'utf8')] : undefined;
   const concurrency = config.webhookConcurrency;
@@ -104,7 +106,7 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
 type Ended = Omit<FinishedAttempt, 'nextAttemptAt'>;
 
 async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[] | undefined, record: (ended: Ended) => Promise<void>) {
-  const { config, logger, clock } = services;
+  const { config, logger, realClock: clock } = services;
   let outcome: AttemptOutcome;
   try {
     // The event is stored canonical (outbox.ts): its bytes are the body; one HMAC per delivery.
@@ -130,7 +132,7 @@ async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[]
  * in the next. Each caller's promise settles once its attempt is written.
  */
 function recorder(services: Services) {
-  const { storage, clock, logger } = services;
+  const { storage, realClock: clock, logger } = services;
   let queue: { ended: Ended; done: () => void }[] = [];
   let writing: Promise<void> | undefined;
   const write = async () => {

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
+import { person } from '../support/verification.ts';
 import { keyedBusinessChild } from '../support/organizations.ts';
 import { customerClabe, manualClock, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -389,6 +390,21 @@ describe('what a partner sees of its keys follows its clock', () => {
     // Frozen: a later use an hour of real time on shows the same instant.
     real.advance(3600_000);
     expect((await p.ok('GET', `/organization/${p.partnerId}/api_keys`)).items[0].lastUsedAt).toBe(clock.now);
+  });
+});
+
+describe('a refused submission is judged on the caller\'s clock', () => {
+  it('a KYC body the contract refuses is judged on the partner\'s clock, as the handler judges one it lets through', async () => {
+    const p = await newPartner();
+    await p.freeze();
+    const { clock } = await p.advance({ by: 'P2D' });
+    const customer = await p.ok('POST', '/ramp/organization', { displayName: 'Young customer', type: 'personal' }, 201);
+    // 18 today on the partner's clock; two days short of it on real time.
+    const birthDate = `${Number(clock.now.slice(0, 4)) - 18}${clock.now.slice(4, 10)}`;
+    const refused = await p.call('PUT', `/organization/${customer.organizationId}/kyc`, { ...person, birthDate, nickname: 'Mari' });
+    expectProblem(refused, 400, 'validation-error');
+    expect(refused.json_.errors).toEqual([{ pointer: '/nickname', detail: 'is not allowed' }]);
+    expect((await p.call('PUT', `/organization/${customer.organizationId}/kyc`, { ...person, birthDate })).status).toBe(200);
   });
 });
 

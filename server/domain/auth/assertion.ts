@@ -117,7 +117,8 @@ const nonEmptyString = (value: unknown, max = 512): value is string => typeof va
 const numericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 function checkClaims(services: Services, issuer: JwtIssuerRow, claims: JWTPayload): VerifiedAssertion {
-  const now = services.clock.now().getTime() / 1000;
+  // Real time: the partner signs with its real clock, whatever its sandbox clock says.
+  const now = services.realClock.now().getTime() / 1000;
   const expectedAudience = `${services.config.baseUrl}/auth/token`;
 
   if (claims.iss !== issuer.issuer) throw grant('The iss claim does not match the registered issuer.');

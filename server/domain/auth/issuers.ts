@@ -100,7 +100,8 @@ export async function setJwtIssuer(services: Services, organization: Organizatio
 export async function issuerKeys(services: Services, row: JwtIssuerRow, refresh: boolean): Promise<Jwks | undefined> {
   if (row.jwks !== null) return JSON.parse(row.jwks) as Jwks;
   const uri = row.jwks_uri!;
-  const now = services.clock.now();
+  // The cache ages on real time (the issuer's keys rotate on its real clock).
+  const now = services.realClock.now();
   const cached = row.fetched_jwks !== null ? (JSON.parse(row.fetched_jwks) as Jwks) : undefined;
   const fresh = row.fetched_at !== null && now.getTime() - Date.parse(row.fetched_at) < jwksCacheSeconds * 1000;
   if (cached && fresh && !refresh) return cached;
