@@ -269,6 +269,32 @@ describe('advancing drives every timer, with each event at the instant it fell d
   });
 });
 
+describe('a frozen clock gives one instant to every call', () => {
+  it('calls at one instant share their createdAt and their events\' occurredAt; the lists keep creation order', async () => {
+    const p = await newPartner();
+    const { now } = await p.freeze();
+    const customers: string[] = [];
+    for (const name of ['First', 'Second', 'Third']) customers.push((await p.ok('POST', '/ramp/organization', { displayName: name, type: 'personal' }, 201)).organizationId);
+    const newest = await p.ok('GET', '/organizations?pageSize=3');
+    expect(newest.items.map((o: Json) => [o.organizationId, o.createdAt])).toEqual([...customers].reverse().map((id) => [id, now]));
+    // fromDate is exclusive, toDate inclusive (V1DateFilters): exactly the frozen instant.
+    const atNow = await p.ok('POST', '/ramp/customers', { filters: { fromDate: plus(now, -1), toDate: now } });
+    expect(atNow.items.map((c: Json) => c.customerId)).toEqual(customers);
+    const org = await p.customer();
+    const orders: string[] = [];
+    for (let i = 0; i < 3; i++) orders.push((await p.order(org)).id);
+    const listed = await p.ok('GET', '/orders?pageSize=3');
+    expect(listed.items.map((o: Json) => [o.id, o.createdAt])).toEqual([...orders].reverse().map((id) => [id, now]));
+    // Three funding deadlines at one instant: three events at one occurredAt, in creation order.
+    const { transitions } = await p.advance({ by: 'PT2H' });
+    const expired = transitions.filter((t: Json) => t.kind === 'orderFundingExpired');
+    expect(expired.map((t: Json) => t.id)).toEqual(orders);
+    expect(new Set(expired.map((t: Json) => t.dueAt)).size).toBe(1);
+    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'orderUpdated' && e.payload.order.status !== 'created');
+    expect(new Set(events.map((e) => e.occurredAt))).toEqual(new Set([expired[0].dueAt]));
+  });
+});
+
 describe('clocks side by side', () => {
   it('a running clock with an offset has its timers applied by the jobs at real time plus the offset', async () => {
     const p = await newPartner();
