@@ -13,14 +13,13 @@ import { Problem, validationError } from './problems.ts';
 import { refusedParameter, refusedValue } from './domain/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './submissionErrors.ts';
-import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
+import { assertValidatorPatched } from './validatorPatch.ts';
 
 export const bodyLimit = '256kb';
 
 export function createApp(services: Services, handlers: Handlers) {
   const { contract, config, storage, logger } = services;
-  cacheValidatorRouteMatchers();
-  lightenValidatorStart();
+  assertValidatorPatched();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
