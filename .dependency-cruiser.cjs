@@ -36,10 +36,9 @@ module.exports = {
     {
       name: 'express-only-on-the-http-side',
       comment:
-        'Rules, repositories and shared helpers take plain values, so they run the same from a job, a test or another transport. ' +
-        'server/validatorRouteCache.ts is the one exception: it adjusts the validator itself and is on its way to a patch-package patch.',
+        'Rules, repositories and shared helpers take plain values, so they run the same from a job, a test or another transport.',
       severity: 'error',
-      from: { path: '^server/', pathNot: `${httpSide}|^server/validatorRouteCache\\.ts$` },
+      from: { path: '^server/', pathNot: httpSide },
       to: { path: '^node_modules/(express|express-openapi-validator|@types/express)/' },
     },
     {

@@ -14,14 +14,13 @@ import { Problem, validationError } from './shared/problems.ts';
 import { refusedParameter, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
-import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
+import { assertValidatorPatched } from './http/validatorPatch.ts';
 
 export const bodyLimit = '256kb';
 
 export function createApp(services: Services, handlers: Handlers) {
   const { contract, config, storage, logger } = services;
-  cacheValidatorRouteMatchers();
-  lightenValidatorStart();
+  assertValidatorPatched();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
