@@ -6,11 +6,11 @@
  * request the same, over real HTTP: every path of the four surfaces with each method, and paths
  * that match nothing. An answer is the status, the Allow header, the body (the validator's error,
  * or the operation it matched) and, for a matched request, the operation's preprocessed request
- * and response schemas. It also binds the start-up check (server/validatorPatch.ts) to the
+ * and response schemas. It also binds the start-up check (server/http/validatorPatch.ts) to the
  * versions package.json pins and to the patch file's name.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { Agent, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -75,16 +75,11 @@ async function serve(validator: typeof Patched) {
   return { server, port: (server.address() as AddressInfo).port, lookups, schemas };
 }
 
-// A fresh connection per request: a kept-alive socket can be closed by the server's idle
-// timeout just as the next request takes it (ECONNRESET on a busy machine), which would be a
-// race with the clock, not a difference between the two validators.
-const agent = new Agent({ keepAlive: false, maxSockets: 8 });
-
-/** The raw request target, sent as written (no URL normalization). */
+/** The raw request target, sent as written (no URL normalization), on a connection of its own. */
 function send(port: number, method: string, path: string, probe: string): Promise<{ status: number; allow?: string; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method, path, agent, headers: { authorization: 'api_sand:probe', 'x-probe': probe, ...(['POST', 'PUT', 'PATCH'].includes(method) ? { 'content-type': 'application/json' } : {}) } },
+      { host: '127.0.0.1', port, method, path, agent: false, headers: { authorization: 'api_sand:probe', 'x-probe': probe, ...(['POST', 'PUT', 'PATCH'].includes(method) ? { 'content-type': 'application/json' } : {}) } },
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
@@ -144,7 +139,6 @@ describe('the patched express-openapi-validator answers as the stock one', () =>
     [stock, patched] = await Promise.all([serve(Stock as unknown as typeof Patched), serve(Patched)]);
   });
   afterAll(async () => {
-    agent.destroy();
     await Promise.all([stock, patched].map(({ server }) => new Promise((resolve) => server.close(resolve))));
   });
 
@@ -152,7 +146,7 @@ describe('the patched express-openapi-validator answers as the stock one', () =>
     const all = requests();
     const differences: string[] = [];
     const statuses = new Map<number, number>();
-    // Eight at a time (the agent's sockets); each request carries its own probe id.
+    // Eight at a time; each request carries its own probe id.
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < all.length; i = next++) {
