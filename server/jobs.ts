@@ -5,11 +5,11 @@
  * (the registry: only main.ts imports it; a feature declares its jobs in its own jobs.ts).
  */
 import type { Job, Services } from './services.ts';
-import { authCleanupJob } from './features/auth/signIn.ts';
+import { authCleanupJob } from './features/auth/jobs.ts';
 import { deliveryJob } from './features/webhooks/delivery.ts';
 import { v1SettlementJob } from './features/v1/orders/jobs.ts';
-import { expireOrderFunding, settleOrders } from './features/orders/useCases.ts';
-import { verifyPaymentAccounts } from './features/paymentAccounts/useCases.ts';
+import { expireOrderFunding, settleOrders } from './features/orders/jobs.ts';
+import { verifyPaymentAccounts } from './features/paymentAccounts/jobs.ts';
 
 export type { Job };
 

@@ -201,11 +201,3 @@ export async function sessionOf(services: Services, token: string | undefined): 
   if (!grant || grant.revoked_at !== null) return undefined;
   return { grant, returnUrl: row.return_url, frameAncestor: row.frame_ancestor };
 }
-
-/** Background job: forget expired JWT ids and tokens. */
-export const authCleanupJob = {
-  name: 'auth-cleanup',
-  async run(services: Services) {
-    await authRepository(services.storage.db).purgeExpired(services.clock.now().toISOString());
-  },
-};

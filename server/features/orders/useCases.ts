@@ -6,13 +6,12 @@
  * records `orderUpdated` with the order exactly as GET shows it. Creation sends no event.
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/types/ramp.ts';
 import type { Caller } from '../organizations/scope.ts';
-import type { Job } from '../../services.ts';
-import { Problem, validationError } from '../../shared/problems.ts';
+import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
+import { presentOrder } from './presenters.ts';
 import { ordersRepository, type NewOrderRow, type OrderRow } from './repository.ts';
 import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
@@ -44,30 +43,6 @@ export const claimLifetimeMs = 10 * 60_000;
 const depositBank = { code: '646', city: '180', name: 'STP', beneficiary: 'Ramp Example SA de CV' };
 const defaultChain: Blockchain = 'solana';
 
-export function presentOrder(row: OrderRow): Order {
-  const pendingAuthorization = row.status === 'created' && row.authorization_id !== null;
-  return {
-    id: row.id,
-    status: row.status as OrderStatus,
-    organizationId: row.organization_id,
-    quoteId: row.quote_id,
-    type: row.type as Order['type'],
-    sourceAsset: row.source_asset,
-    targetAsset: row.target_asset,
-    sourceAmount: row.source_amount,
-    targetAmount: row.target_amount,
-    ...(row.payment_account_id !== null ? { paymentAccountId: row.payment_account_id } : {}),
-    ...(row.wallet_address !== null ? { walletAddress: row.wallet_address } : {}),
-    ...(row.funding_instructions !== null ? { fundingInstructions: JSON.parse(row.funding_instructions) as FundingInstructions } : {}),
-    ...(row.status === 'failed' && row.failure_code !== null ? { failure: { code: row.failure_code, message: row.failure_message ?? row.failure_code } } : {}),
-    ...(pendingAuthorization
-      ? { authorization: { id: row.authorization_id!, method: { message: row.authorization_message! }, expiresAt: row.authorization_expires_at! } }
-      : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 function base58(bytes: Buffer): string {
@@ -88,7 +63,7 @@ function base58(bytes: Buffer): string {
 const depositAddress = (chain: Blockchain) => (chain === 'solana' ? base58(randomBytes(32)) : `0x${randomBytes(20).toString('hex')}`);
 
 /** Where the source funds of an order go: a SPEI CLABE of its own for fiat, an address for tokens. */
-function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount' | 'source_asset' | 'blockchain'>, deadline: Date): FundingInstructions {
+export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount' | 'source_asset' | 'blockchain'>, deadline: Date): FundingInstructions {
   const destination: FundingInstructions['destination'] =
     row.type === 'onramp'
       ? {
@@ -179,10 +154,10 @@ export async function listOrders(services: Services, caller: Caller, page: PageR
   return { items: items.map(presentOrder), ...pageMeta(page, total) };
 }
 
-type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_id' | 'created_at' | 'updated_at'>>;
+export type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_id' | 'created_at' | 'updated_at'>>;
 
 /** What leaving a status clears: a pending authorization, a due settlement, a claim. */
-function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): Changes {
+export function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): Changes {
   const status = transition(row.status as OrderStatus, action);
   return {
     status,
@@ -200,7 +175,7 @@ function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): 
  * writes it guarded by the status it read, and records `orderUpdated` when the status or the
  * funding instructions changed: all in one transaction, so a refusal writes nothing.
  */
-async function changeOrder(
+export async function changeOrder(
   services: Services,
   organizationId: string,
   id: string,
@@ -280,79 +255,3 @@ export async function authorizeOrder(
   });
   return presentOrder(row);
 }
-
-/**
- * Sandbox: the SPEI deposit of an onramp. The quoted amount funds it (and, unless told
- * otherwise, it completes on its own shortly after); any other amount is returned.
- */
-export async function simulateDeposit(
-  services: Services,
-  organization: OrganizationRow,
-  id: string,
-  request: { amount?: string; autoComplete?: boolean },
-): Promise<Order> {
-  if (request.amount !== undefined && new Decimal(request.amount).lte(0)) throw new Problem('invalid-request', 'amount must be greater than 0.');
-  const row = await changeOrder(services, organization.id, id, (order, now) => {
-    if (order.type !== 'onramp') throw new Problem('unsupported', `Order ${id} is funded with ${order.source_asset}, not by a fiat deposit; use the order simulator's confirmSourceFunds.`);
-    if (order.status !== 'created') throw new Problem('conflict', `Order ${id} is ${order.status}; a deposit can be simulated only while it is created.`);
-    const matches = request.amount === undefined || new Decimal(request.amount).eq(order.source_amount);
-    if (!matches) return statusChange(order, 'depositMismatch');
-    const settleAt = request.autoComplete === false ? null : new Date(now.getTime() + settleDelayMs).toISOString();
-    return statusChange(order, 'deposit', { settle_at: settleAt });
-  });
-  return presentOrder(row);
-}
-
-export type SimulateOrderRequest = Schemas['SimulateOrderRequest'];
-
-const defaultFailure = { code: 'simulatedFailure', message: 'Failed by the sandbox simulator.' };
-
-/** Sandbox: one move of an order, as the service would make it (see SimulateOrderRequest). */
-export async function simulateOrder(services: Services, organization: OrganizationRow, id: string, request: SimulateOrderRequest): Promise<Order> {
-  if (request.failure !== undefined && request.action !== 'fail') {
-    throw validationError([{ pointer: '/failure', detail: 'is allowed only with the fail action' }]);
-  }
-  const row = await changeOrder(services, organization.id, id, (order, now) => {
-    switch (request.action) {
-      case 'confirmSourceFunds':
-        if (order.type === 'onramp') throw new Problem('conflict', `Order ${id} is funded by a fiat deposit; simulate it with the deposit simulator.`);
-        if (order.status === 'created' && order.authorization_id !== null) {
-          throw new Problem('conflict', `Order ${id} spends from an embedded wallet; its funds move once the authorization is signed.`);
-        }
-        return statusChange(order, 'confirmSourceFunds');
-      case 'fail': {
-        const failure = request.failure ?? defaultFailure;
-        return statusChange(order, 'fail', { failure_code: failure.code, failure_message: failure.message });
-      }
-      case 'replaceFundingInstructions': {
-        if (order.status !== 'created') throw new Problem('conflict', `replaceFundingInstructions is not allowed from ${order.status}; it needs a created order.`);
-        if (order.funding_instructions === null) throw new Problem('conflict', `Order ${id} has no funding instructions to replace; it waits for an authorization.`);
-        const deadline = new Date(now.getTime() + fundingWindowMs);
-        return { funding_instructions: JSON.stringify(fundingInstructions(order, deadline)), funding_deadline: deadline.toISOString() };
-      }
-      default:
-        return statusChange(order, request.action);
-    }
-  });
-  return presentOrder(row);
-}
-
-/** What the service does on its own: a funded onramp delivers; an unfunded order past its deadline is canceled. */
-function dueJob(name: string, status: OrderStatus, column: 'settle_at' | 'funding_deadline', action: OrderAction): Job {
-  return {
-    name,
-    async run(services) {
-      const due = await ordersRepository(services.storage.db).due(status, column, services.clock.now().toISOString());
-      for (const { id, organization_id } of due) {
-        await changeOrder(services, organization_id, id, (order, now) => {
-          // Another process, or a simulator, moved it first.
-          if (order.status !== status || order[column] === null || order[column]! > now.toISOString()) return undefined;
-          return statusChange(order, action);
-        });
-      }
-    },
-  };
-}
-
-export const settleOrders = dueJob('settleOrders', 'funded', 'settle_at', 'settle');
-export const expireOrderFunding = dueJob('expireOrderFunding', 'created', 'funding_deadline', 'expireFunding');

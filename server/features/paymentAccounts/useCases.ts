@@ -5,25 +5,18 @@
  * on every change of the account status or of a direction.
  */
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../../generated/types/ramp.ts';
-import type { Job } from '../../services.ts';
-import { Problem, validationError } from '../../shared/problems.ts';
+import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Db, Tx } from '../../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
+import { accountStatus, type Direction, type PaymentAccount, type Rail, type Rails } from './machine.ts';
+import { presentPaymentAccount } from './presenters.ts';
 import { paymentAccountsRepository, type NewPaymentAccountRow, type PaymentAccountRow } from './repository.ts';
 import { verificationsRepository } from '../verification/repository.ts';
 import { recordV2Event } from '../webhooks/outbox.ts';
 import { clabeProblem } from '../../shared/clabe.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
-
-type Schemas = components['schemas'];
-export type PaymentAccount = Schemas['PaymentAccount'];
-export type Rail = Schemas['Rail'];
-export type Direction = 'source' | 'destination';
-export type DirectionStatus = Schemas['RailDirectionStatus'];
-export type Rails = Partial<Record<Rail, Schemas['PaymentAccountRail']>>;
 
 /** What each rail carries and its limits, in the rail's currency (seed part 8: not shown, designed). */
 export const railSpecs: Record<Rail, { currency: string; minAmount: string; maxAmount: string }> = {
@@ -35,29 +28,6 @@ export const verificationDelayMs = 1000;
 
 /** Registration fields every rail needs, as JSON Pointers into the request. */
 export const registrationFields = ['/registrationInfo/accountHolderName', '/registrationInfo/taxId'];
-
-const directions: Direction[] = ['source', 'destination'];
-
-export function presentPaymentAccount(row: PaymentAccountRow): PaymentAccount {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    kind: row.kind as PaymentAccount['kind'],
-    status: row.status as PaymentAccount['status'],
-    rails: JSON.parse(row.rails) as Rails,
-    accountDetails: { clabe: row.clabe, ...(row.memo !== null ? { memo: row.memo } : {}) },
-    registrationInfo: { accountHolderName: row.account_holder_name, taxId: row.tax_id },
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** `ready` once any direction is ready, `pending` otherwise; `disabled` overrides both. */
-export function accountStatus(rails: Rails, disabled: boolean): PaymentAccount['status'] {
-  if (disabled) return 'disabled';
-  const ready = Object.values(rails).some((rail) => directions.some((d) => rail?.[d] === 'ready'));
-  return ready ? 'ready' : 'pending';
-}
 
 /**
  * The organization's verified tax id (omitting `registrationInfo.taxId` uses it, and a sent
@@ -169,7 +139,7 @@ export async function listPaymentAccounts(services: Services, organization: Orga
  * Writes the new state of an account and, when its status or a direction changed, the
  * `paymentAccountUpdated` event, in the caller's transaction.
  */
-async function save(services: Services, tx: Tx, before: PaymentAccountRow, changes: { rails: Rails; disabled: boolean; verifyAt: string | null }) {
+export async function save(services: Services, tx: Tx, before: PaymentAccountRow, changes: { rails: Rails; disabled: boolean; verifyAt: string | null }) {
   const status = accountStatus(changes.rails, changes.disabled);
   const rails = JSON.stringify(changes.rails);
   const changed = status !== before.status || rails !== before.rails;
@@ -189,70 +159,3 @@ async function save(services: Services, tx: Tx, before: PaymentAccountRow, chang
   return after;
 }
 
-const mapDirections = (rails: Rails, f: (status: DirectionStatus) => DirectionStatus): Rails =>
-  Object.fromEntries(
-    Object.entries(rails).map(([rail, state]) => [
-      rail,
-      { ...state, ...Object.fromEntries(directions.filter((d) => state?.[d] !== undefined).map((d) => [d, f(state![d]!)])) },
-    ]),
-  );
-
-export type SimulatePaymentAccountRequest = Schemas['SimulatePaymentAccountRequest'];
-
-/** The sandbox's stand-in for the rail: enable, disable, or set one direction. */
-export async function simulatePaymentAccount(services: Services, organization: OrganizationRow, id: string, request: SimulatePaymentAccountRequest) {
-  const railFields = (['rail', 'direction', 'status'] as const).filter((f) => request[f] !== undefined);
-  if (request.action === 'setRailStatus') {
-    const missing = (['rail', 'direction', 'status'] as const).filter((f) => request[f] === undefined);
-    if (missing.length > 0) throw validationError(missing.map((f) => ({ pointer: `/${f}`, detail: 'is required for setRailStatus' })));
-  } else if (railFields.length > 0) {
-    throw validationError(railFields.map((f) => ({ pointer: `/${f}`, detail: 'is allowed only with setRailStatus' })));
-  }
-  const { storage } = services;
-  return storage.db.transaction().execute(async (tx) => {
-    const row = await paymentAccountsRepository(tx, storage.engine).findForUpdate(organization.id, id);
-    if (!row) throw new Problem('not-found', `Payment account ${id} was not found.`);
-    const rails = JSON.parse(row.rails) as Rails;
-    const disabled = row.status === 'disabled';
-    const now = services.clock.now();
-    let after: PaymentAccountRow;
-    if (request.action === 'disable') {
-      after = await save(services, tx, row, { rails: mapDirections(rails, () => 'disabled'), disabled: true, verifyAt: null });
-    } else if (request.action === 'enable') {
-      // Enabling sends the account through the rail's verification again.
-      after = disabled
-        ? await save(services, tx, row, {
-            rails: mapDirections(rails, (s) => (s === 'disabled' ? 'pending' : s)),
-            disabled: false,
-            verifyAt: new Date(now.getTime() + verificationDelayMs).toISOString(),
-          })
-        : row;
-    } else {
-      const rail = request.rail!;
-      const state = rails[rail];
-      if (!state) throw new Problem('conflict', `Payment account ${id} is not registered on the ${rail} rail.`);
-      const next: Rails = { ...rails, [rail]: { ...state, [request.direction!]: request.status! } };
-      const stillPending = Object.values(next).some((r) => directions.some((d) => r?.[d] === 'pending'));
-      after = await save(services, tx, row, { rails: next, disabled, verifyAt: stillPending ? row.verify_at : null });
-    }
-    return presentPaymentAccount(after);
-  });
-}
-
-/** The rail finishing its verification: pending directions of due accounts become ready. */
-export const verifyPaymentAccounts: Job = {
-  name: 'verifyPaymentAccounts',
-  async run(services) {
-    const { storage } = services;
-    const due = await paymentAccountsRepository(storage.db).dueForVerification(services.clock.now().toISOString());
-    for (const { id, organization_id } of due) {
-      await storage.db.transaction().execute(async (tx) => {
-        const row = await paymentAccountsRepository(tx, storage.engine).findForUpdate(organization_id, id);
-        // Another process got there first, or the account changed since.
-        if (!row || row.verify_at === null || row.verify_at > services.clock.now().toISOString()) return;
-        const rails = mapDirections(JSON.parse(row.rails) as Rails, (s) => (s === 'pending' ? 'ready' : s));
-        await save(services, tx, row, { rails, disabled: row.status === 'disabled', verifyAt: null });
-      });
-    }
-  },
-};

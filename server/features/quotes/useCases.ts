@@ -10,6 +10,7 @@ import { Problem, validationError, type FieldError } from '../../shared/problems
 import type { Services } from '../../services.ts';
 import type { OrganizationRow } from '../organizations/repository.ts';
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
+import { presentQuote } from './presenters.ts';
 import { quotesRepository, type QuoteRow } from './repository.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { assertUsable, railSpecs } from '../paymentAccounts/useCases.ts';
@@ -55,26 +56,6 @@ export function resolveAsset(prices: PriceFeed, identifier: string, now: Date): 
   return fiat ? { symbol: upper, kind: 'fiat', precision: fiatPrecision } : undefined;
 }
 
-export function presentQuote(row: QuoteRow): Quote {
-  return {
-    quoteId: row.id,
-    organizationId: row.organization_id,
-    type: row.type as OrderType,
-    sourceAsset: row.source_asset,
-    targetAsset: row.target_asset,
-    sourceAmount: row.source_amount,
-    targetAmount: row.target_amount,
-    rate: row.rate,
-    fee: row.fee,
-    ...(row.rail !== null ? { rail: row.rail as NonNullable<Quote['rail']> } : {}),
-    ...(row.payment_account_id !== null ? { paymentAccountId: row.payment_account_id } : {}),
-    ...(row.wallet_address !== null ? { walletAddress: row.wallet_address } : {}),
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
-}
-
-/** Which optional fields each route needs (true) or refuses (false). */
 const routeFields: Record<OrderType, Record<'paymentAccountId' | 'walletAddress' | 'rail', boolean>> = {
   onramp: { walletAddress: true, rail: true, paymentAccountId: false },
   offramp: { walletAddress: true, rail: true, paymentAccountId: true },

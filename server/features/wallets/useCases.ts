@@ -7,7 +7,8 @@ import type { components } from '../../../generated/types/ramp.ts';
 import { Problem, validationError, type FieldError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { OrganizationRow } from '../organizations/repository.ts';
-import { walletsRepository, type NewWalletRow, type WalletRow } from './repository.ts';
+import { presentWallet } from './presenters.ts';
+import { walletsRepository, type NewWalletRow } from './repository.ts';
 import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
 import { p256PublicKey } from '../../shared/signatures.ts';
 
@@ -22,18 +23,6 @@ const addressShapes: Record<Wallet['blockchain'], { pattern: RegExp; what: strin
   polygon: { pattern: /^0x[0-9a-fA-F]{40}$/, what: 'a 0x-prefixed 20-byte hex address' },
   base: { pattern: /^0x[0-9a-fA-F]{40}$/, what: 'a 0x-prefixed 20-byte hex address' },
 };
-
-export function presentWallet(row: WalletRow): Wallet {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    address: row.address,
-    blockchain: row.blockchain as Wallet['blockchain'],
-    custody: row.custody as Wallet['custody'],
-    ...(row.signer_public_key !== null ? { signerPublicKey: row.signer_public_key } : {}),
-    createdAt: row.created_at,
-  };
-}
 
 export async function createWallet(services: Services, organization: OrganizationRow, request: WalletRequest): Promise<Wallet> {
   const errors: FieldError[] = [];

@@ -3,12 +3,12 @@
  * provider. 403 `forbidden` in production.
  */
 import { assertSandbox } from '../../shared/environment.ts';
-import { issueV1OnboardingUrl, simulateV1BankAccount } from '../../features/v1/bankAccounts/useCases.ts';
-import { confirmV1FiatReceived, simulateV1Order } from '../../features/v1/orders/useCases.ts';
+import { issueV1OnboardingUrl, simulateV1BankAccount } from '../../features/v1/bankAccounts/simulators.ts';
+import { confirmV1FiatReceived, simulateV1Order } from '../../features/v1/orders/simulators.ts';
 import { presentV1BankAccount } from '../../features/v1/bankAccounts/presenters.ts';
 import { presentV1Order } from '../../features/v1/orders/presenters.ts';
 import { presentV1Swap } from '../../features/v1/swaps/presenters.ts';
-import { simulateV1Swap } from '../../features/v1/swaps/useCases.ts';
+import { simulateV1Swap } from '../../features/v1/swaps/simulators.ts';
 import { actFor } from '../../features/organizations/scope.ts';
 import { v1Customer } from '../../features/v1/common.ts';
 import { presentV1Kyb, presentV1Kyc } from '../../features/verification/presenters.ts';

@@ -3,8 +3,8 @@
  * verification provider and webhook resends. 403 `forbidden` in production.
  */
 import { assertSandbox } from '../../shared/environment.ts';
-import { simulateDeposit as deposit, simulateOrder as move } from '../../features/orders/useCases.ts';
-import { simulatePaymentAccount as setAccount } from '../../features/paymentAccounts/useCases.ts';
+import { simulateDeposit as deposit, simulateOrder as move } from '../../features/orders/simulators.ts';
+import { simulatePaymentAccount as setAccount } from '../../features/paymentAccounts/simulators.ts';
 import { actFor } from '../../features/organizations/scope.ts';
 import { presentKyb, presentKyc } from '../../features/verification/presenters.ts';
 import { simulateKyb as decideKyb, simulateKyc as decideKyc, simulateKycErrors } from '../../features/verification/simulators.ts';

@@ -3,22 +3,18 @@
  * bank (status) and by compliance (`compliant`); and the deprecated presigned onboarding
  * URLs that redeem for them.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '../../../../generated/types/ramp.ts';
 import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
-import { organizationsRepository } from '../../organizations/repository.ts';
 import { isUniqueViolation, v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow, type V1NewRow } from '../repository.ts';
-import { recordV1Event } from '../../webhooks/outbox.ts';
 import { clabeProblem } from '../../../shared/clabe.ts';
 import { isApproved } from '../../organizations/rules.ts';
-import { canMoveBankAccount, initialBankAccountStatus, type V1BankAccountStatus } from './machine.ts';
+import { initialBankAccountStatus } from './machine.ts';
 import { ownedBy, v1Customer } from '../common.ts';
-import { presentV1BankAccount } from './presenters.ts';
 
 type CreateBankAccount = components['schemas']['V1CreateBankAccountRequest'];
-type SimulateBankAccount = components['schemas']['V1SimulateBankAccountRequest'];
 
 /** Banks by the first three digits of a CLABE (Banxico's participant codes), for default labels. */
 const banks: Record<string, string> = {
@@ -81,60 +77,10 @@ export async function getV1BankAccount(services: Services, caller: Caller, id: s
   return ownedBy(await v1BankAccountsRepository(services.storage.db).find(id.toLowerCase()), caller, 'Bank account not found');
 }
 
-/** Sandbox: the bank's verification outcome. `bank_account_updated` only when the status changes. */
-export async function simulateV1BankAccount(services: Services, caller: Caller, id: string, body: SimulateBankAccount): Promise<V1BankAccountRow> {
-  const { db, engine } = services.storage;
-  return db.transaction().execute(async (tx) => {
-    const accounts = v1BankAccountsRepository(tx, engine);
-    const account = ownedBy(await accounts.find(id.toLowerCase(), true), caller, 'Bank account not found');
-    const to = body.status as V1BankAccountStatus;
-    const statusChanges = canMoveBankAccount(account.status as V1BankAccountStatus, to);
-    const compliant = body.compliant === undefined ? account.compliant : body.compliant ? 1 : 0;
-    if (!statusChanges && compliant === account.compliant) return account;
-    const now = services.clock.now();
-    const updated: V1BankAccountRow = { ...account, status: to, compliant, updated_at: now.toISOString() };
-    await accounts.update(account.id, { status: to, compliant, updated_at: updated.updated_at });
-    if (statusChanges) {
-      const customer = await organizationsRepository(tx).find(account.customer_id);
-      await recordV1Event(tx, {
-        type: 'bank_account_updated',
-        organization: customer!,
-        occurredAt: now,
-        entity: presentV1BankAccount(updated),
-      });
-    }
-    return updated;
-  });
-}
-
 /** How long a presigned onboarding URL stays valid. */
 export const onboardingUrlLifetimeSeconds = 3600;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/**
- * Sandbox: a presigned onboarding URL for a customer,
- * `{app_url}/onboarding/{id}?expires={unix seconds}&signature={64 hex}`. The signature is
- * random and only its hash is stored, so the URL is the whole credential.
- */
-export async function issueV1OnboardingUrl(services: Services, caller: Caller, customerId: string) {
-  const { db } = services.storage;
-  const customer = await v1Customer(db, caller, customerId);
-  const now = services.clock.now();
-  const expires = Math.floor(now.getTime() / 1000) + onboardingUrlLifetimeSeconds;
-  const id = randomUUID();
-  const signature = randomBytes(32).toString('hex');
-  const expiresAt = new Date(expires * 1000).toISOString();
-  await v1OnboardingLinksRepository(db).insert({
-    id,
-    partner_id: caller.organization.id,
-    customer_id: customer.id,
-    signature_hash: sha256(signature),
-    expires_at: expiresAt,
-    created_at: now.toISOString(),
-  });
-  return { presignedUrl: `${services.config.appUrl}/onboarding/${id}?expires=${expires}&signature=${signature}`, expiresAt };
-}
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The bank accounts behind a presigned onboarding URL; 401 for any URL not issued as is, or expired. */
 export async function redeemV1OnboardingUrl(services: Services, presignedUrl: string): Promise<V1BankAccountRow[]> {

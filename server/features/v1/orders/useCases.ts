@@ -107,12 +107,12 @@ export async function getV1Order(services: Services, caller: Caller, id: string)
 }
 
 /** Reads the caller's order for a change, locked, inside `tx`. */
-async function lockOwned(services: Services, tx: Tx, caller: Caller, id: string): Promise<V1OrderRow> {
+export async function lockOwned(services: Services, tx: Tx, caller: Caller, id: string): Promise<V1OrderRow> {
   return ownedBy(await v1OrdersRepository(tx, services.storage.engine).find(id.toLowerCase(), true), caller, 'Order not found');
 }
 
 /** Applies one machine event and records `order_updated` with the order as its GET returns it. */
-async function move(
+export async function move(
   services: Services,
   tx: Tx,
   order: V1OrderRow,
@@ -132,7 +132,7 @@ async function move(
   return updated;
 }
 
-const seconds = (now: Date, s: number) => new Date(now.getTime() + s * 1000).toISOString();
+export const seconds = (now: Date, s: number) => new Date(now.getTime() + s * 1000).toISOString();
 
 export async function cancelV1Order(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
   return services.storage.db.transaction().execute(async (tx) => {
@@ -161,77 +161,6 @@ export async function regenerateV1OrderTransaction(services: Services, caller: C
   });
 }
 
-/**
- * Sandbox: the MXN deposit of an onramp arrived. The ordered amount funds it (tokens follow
- * on their own after `v1DeliverySeconds`); any other amount funds it and then refunds it,
- * two events.
- */
-export async function confirmV1FiatReceived(services: Services, caller: Caller, body: { orderId: string; amount?: string }): Promise<V1OrderRow> {
-  const received = body.amount === undefined ? undefined : positiveAmount(body.amount, 'amount');
-  return services.storage.db.transaction().execute(async (tx) => {
-    const order = await lockOwned(services, tx, caller, body.orderId);
-    if (order.type !== 'onramp' || order.status !== 'created') throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
-    const matches = received === undefined || received.equals(order.source_amount);
-    const now = services.clock.now();
-    const funded = await move(services, tx, order, 'depositReceived', { due_at: matches ? seconds(now, services.config.v1DeliverySeconds) : null });
-    // The refund follows the funding: a millisecond later, so the two events keep their order.
-    return matches ? funded : move(services, tx, funded, 'depositMismatch', {}, { at: new Date(now.getTime() + 1) });
-  });
-}
-
-/** Sandbox: one event of the chain, the bank or the service (`POST /sandbox/ramp/order/{id}/simulate`). */
-export async function simulateV1Order(services: Services, caller: Caller, id: string, action: V1OrderAction): Promise<V1OrderRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const order = await lockOwned(services, tx, caller, id);
-    const notApplicable = `Action ${action} does not apply to an ${order.type} order in status ${order.status}`;
-    const now = services.clock.now();
-    switch (action) {
-      case 'expireTransaction': {
-        if (order.type !== 'offramp' || order.status !== 'created') throw new Problem('conflict', notApplicable);
-        // Nothing a GET shows changes, so no webhook and the same updatedAt.
-        await v1OrdersRepository(tx).update(order.id, { transaction_expired: 1 });
-        return { ...order, transaction_expired: 1 };
-      }
-      case 'burnConfirmed':
-        if (order.type === 'offramp' && order.status === 'created' && order.transaction_expired === 1) {
-          throw new Problem('conflict', 'The burn transaction has expired; regenerate it first');
-        }
-        return move(services, tx, order, 'burnConfirmed', {}, { message: notApplicable });
-      case 'tokensDelivered':
-        return deliverTokens(services, tx, order, notApplicable);
-      case 'fiatSent':
-        return move(services, tx, order, 'fiatSent', { due_at: seconds(now, services.config.v1ReversalWindowSeconds) }, { message: notApplicable });
-      case 'reversalWindowPassed':
-        return move(services, tx, order, 'reversalWindowPassed', { due_at: null }, { message: notApplicable });
-      case 'fail':
-        return move(services, tx, order, 'fail', { due_at: null }, { message: notApplicable });
-    }
-  });
-}
-
-function deliverTokens(services: Services, tx: Tx, order: V1OrderRow, message?: string) {
+export function deliverTokens(services: Services, tx: Tx, order: V1OrderRow, message?: string) {
   return move(services, tx, order, 'tokensDelivered', { confirmed_tx_signature: newTransactionId(order.blockchain), due_at: null }, { message });
-}
-
-/**
- * The steps the service takes on its own when due: a funded onramp's tokens are delivered,
- * a completed offramp's reversal window ends. Each order is re-read locked, so two
- * processes never apply one step twice.
- */
-export async function settleDueV1Orders(services: Services): Promise<number> {
-  const { db, engine } = services.storage;
-  const ids = await v1OrdersRepository(db).due(services.clock.now().toISOString(), 100);
-  let settled = 0;
-  for (const id of ids) {
-    await db.transaction().execute(async (tx) => {
-      const order = await v1OrdersRepository(tx, engine).find(id, true);
-      const now = services.clock.now().toISOString();
-      if (!order?.due_at || order.due_at > now) return;
-      if (order.type === 'onramp' && order.status === 'funded') await deliverTokens(services, tx, order);
-      else if (order.type === 'offramp' && order.status === 'completed') await move(services, tx, order, 'reversalWindowPassed', { due_at: null });
-      else await v1OrdersRepository(tx).update(order.id, { due_at: null });
-      settled++;
-    });
-  }
-  return settled;
 }

@@ -13,9 +13,9 @@ import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1SwapsRepository, v1WalletsRepository, type V1SwapRow } from '../repository.ts';
 import { recordV1Event } from '../../webhooks/outbox.ts';
 import { isApproved } from '../../organizations/rules.ts';
-import { newTransactionId, newUnsignedTransaction } from '../chain.ts';
+import { newUnsignedTransaction } from '../chain.ts';
 import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from '../common.ts';
-import { assertFundsReceivable, nextSwapStatus, type V1SwapEvent, type V1SwapStatus } from './machine.ts';
+import { nextSwapStatus, type V1SwapEvent, type V1SwapStatus } from './machine.ts';
 import { presentV1Swap } from './presenters.ts';
 
 type CreateSwap = components['schemas']['V1CreateSwapRequest'];
@@ -57,12 +57,12 @@ export async function getV1Swap(services: Services, caller: Caller, id: string):
   return ownedBy(await v1SwapsRepository(services.storage.db).find(id.toLowerCase()), caller, 'Swap not found');
 }
 
-async function lockOwned(services: Services, tx: Tx, caller: Caller, id: string): Promise<V1SwapRow> {
+export async function lockOwned(services: Services, tx: Tx, caller: Caller, id: string): Promise<V1SwapRow> {
   return ownedBy(await v1SwapsRepository(tx, services.storage.engine).find(id.toLowerCase(), true), caller, 'Swap not found');
 }
 
 /** Writes the swap and its `swap_updated` in the caller's transaction. */
-async function update(services: Services, tx: Tx, swap: V1SwapRow, changes: Partial<V1SwapRow>): Promise<V1SwapRow> {
+export async function update(services: Services, tx: Tx, swap: V1SwapRow, changes: Partial<V1SwapRow>): Promise<V1SwapRow> {
   const now = services.clock.now();
   const updated: V1SwapRow = { ...swap, ...changes, updated_at: now.toISOString() };
   const { id: _, ...set } = updated;
@@ -72,7 +72,7 @@ async function update(services: Services, tx: Tx, swap: V1SwapRow, changes: Part
   return updated;
 }
 
-const move = (services: Services, tx: Tx, swap: V1SwapRow, event: V1SwapEvent, changes: Partial<V1SwapRow> = {}) =>
+export const move = (services: Services, tx: Tx, swap: V1SwapRow, event: V1SwapEvent, changes: Partial<V1SwapRow> = {}) =>
   update(services, tx, swap, { ...changes, status: nextSwapStatus(swap.status as V1SwapStatus, event) });
 
 /** A fresh send transaction for a swap still created; no webhook. */
@@ -83,30 +83,5 @@ export async function regenerateV1SwapTransaction(services: Services, caller: Ca
     const changes = { send_transaction: newUnsignedTransaction(swap.blockchain), transaction_expired: 0, updated_at: services.clock.now().toISOString() };
     await v1SwapsRepository(tx).update(swap.id, changes);
     return { ...swap, ...changes };
-  });
-}
-
-/** Sandbox: one event of the chain or the service (`POST /sandbox/ramp/swap/{id}/simulate`). */
-export async function simulateV1Swap(services: Services, caller: Caller, id: string, action: V1SwapAction): Promise<V1SwapRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const swap = await lockOwned(services, tx, caller, id);
-    switch (action) {
-      case 'expireTransaction':
-        if (swap.status !== 'created') throw new Problem('conflict', `Action expireTransaction does not apply to a swap in status ${swap.status}`);
-        // Nothing a GET shows changes: no webhook, the same updatedAt.
-        await v1SwapsRepository(tx).update(swap.id, { transaction_expired: 1 });
-        return { ...swap, transaction_expired: 1 };
-      case 'sendConfirmed':
-        if (swap.status === 'created' && swap.transaction_expired === 1) throw new Problem('conflict', 'The send transaction has expired; regenerate it first');
-        return move(services, tx, swap, 'sendConfirmed', { send_transaction_hash: newTransactionId(swap.blockchain) });
-      case 'fundsReceived':
-        // The distinct update some chains send: same status, one more swap_updated.
-        assertFundsReceivable(swap.status as V1SwapStatus);
-        return update(services, tx, swap, {});
-      case 'delivered':
-        return move(services, tx, swap, 'delivered', { receive_transaction_hash: newTransactionId(swap.blockchain) });
-      case 'fail':
-        return move(services, tx, swap, 'fail');
-    }
   });
 }
