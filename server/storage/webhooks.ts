@@ -30,6 +30,7 @@ export interface FinishedAttempt {
   finishedAt: string;
   statusCode: number | null;
   error: string | null;
+  responseExcerpt: string | null;
   status: DeliveryRow['status'];
   nextAttemptAt: string | null;
 }
@@ -210,7 +211,7 @@ export function webhooksRepository(db: Db | Tx) {
           .execute();
         await db
           .insertInto('webhook_attempts')
-          .values(claimed.map((c) => ({ id: c.attemptId, delivery_id: c.deliveryId, number: c.number, started_at: now, finished_at: null, status_code: null, error: null })))
+          .values(claimed.map((c) => ({ id: c.attemptId, delivery_id: c.deliveryId, number: c.number, started_at: now, finished_at: null, status_code: null, error: null, response_excerpt: null })))
           .execute();
       }
       return claimed;
@@ -232,6 +233,7 @@ export function webhooksRepository(db: Db | Tx) {
           // Typed, or PostgreSQL takes the parameters of the CASE for text.
           status_code: byAttempt<number | null>((f) => sql`CAST(${f.statusCode} AS INTEGER)`),
           error: byAttempt<string | null>((f) => f.error),
+          response_excerpt: byAttempt<string | null>((f) => f.responseExcerpt),
         })
         .where('id', 'in', finished.map((f) => f.attemptId))
         .execute();

@@ -12,7 +12,9 @@ import { EventEmitter } from 'node:events';
 import { PostgresAdapter, sql } from 'kysely';
 import type { components } from '../../generated/types/ramp.ts';
 import type { Tx } from '../storage/database.ts';
+import { eventSubjectId } from '../features/console/eventSubject.ts';
 import { partnerOf, type OrganizationRow } from '../storage/organizations.ts';
+import { nextPosition } from '../storage/positions.ts';
 import { webhooksRepository } from '../storage/webhooks.ts';
 import { canonicalJson } from './signature.ts';
 
@@ -72,6 +74,9 @@ async function insert(
   e: { id: string; surface: 'v1' | 'v2'; type: string; organization: EventOrganization; occurredAt: Date; payload: unknown },
 ) {
   const partnerId = partnerOf(e.organization);
+  // Its place in the partner's feed (GET /sandbox/events): the counter stays locked until
+  // commit, so a reader never sees position n + 1 before n.
+  const { position } = await nextPosition(tx, 'events', partnerId, e.occurredAt.toISOString());
   await tx
     .insertInto('events')
     .values({
@@ -83,6 +88,8 @@ async function insert(
       // Canonical (RFC 8785): the very bytes each delivery sends and signs.
       payload: canonicalJson(e.payload),
       occurred_at: e.occurredAt.toISOString(),
+      position,
+      subject_id: eventSubjectId(e.surface, e.type, e.payload, e.organization.id),
     })
     .execute();
   const webhooks = webhooksRepository(tx);
