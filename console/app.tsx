@@ -6,28 +6,11 @@
  * load balancer unchanged, survives a restart of the sandbox, and its cursor never skips an
  * event. Each new event bumps `live.version`, and every page reloads what it shows.
  */
-import { createContext } from 'preact';
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ask, connect, Failure, storedKey, storeKey, type Ramp, type Schema } from './api.ts';
+import { SessionContext, type SandboxEvent, type Session } from './session.ts';
 import { ErrorText, Field } from './ui.tsx';
 import { Deliveries, EventFeed, OrderPage, Organization, Organizations, V1OrderPage, Webhooks } from './views.tsx';
-
-export type SandboxEvent = Schema<'SandboxEvent'>;
-
-export interface Session {
-  ramp: Ramp;
-  partner: Schema<'Organization'>;
-  /** Grows with every event read: pages reload when it changes. */
-  version: number;
-  /** The latest events, oldest first (the last 500). */
-  events: SandboxEvent[];
-  /** When the feed last answered, and whether its last read failed. */
-  liveAt: Date | undefined;
-  liveError: unknown;
-}
-
-export const SessionContext = createContext<Session | undefined>(undefined);
-export const useSession = () => useContext(SessionContext)!;
 
 const pollMs = 1000;
 

@@ -1,9 +1,9 @@
 /** The console's pages. Every read and every button is one documented operation, through @ramp/client. */
 import { useState } from 'preact/hooks';
-import { everyValueOf } from '../server/domain/contractEnums.ts';
-import { orderActions, type OrderAction } from '../server/domain/orderMachine.ts';
+import { everyValueOf } from '../server/shared/contractEnums.ts';
+import { orderActions, type OrderAction } from '../server/features/orders/machine.ts';
 import { ask, formatTime, type Schema } from './api.ts';
-import { useSession, type SandboxEvent } from './app.tsx';
+import { useSession, type SandboxEvent } from './session.ts';
 import { Action, ActionForm, Empty, ErrorText, Field, Loading, Section, Status, text, useLoad, useTicker } from './ui.tsx';
 
 type Organization = Schema<'Organization'>;

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { contractPath } from '../../contract.ts';
+import { contractPath } from '../../shared/contract.ts';
 
 /** dist/console at the repository's root; found from the contract's path, which the bundled server resolves too. */
 export const consoleDir = join(dirname(contractPath), '..', '..', 'dist', 'console');

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { eventSubjectId } from '../../features/console/eventSubject.ts';
+import { eventSubjectId } from '../../shared/eventSubject.ts';
 
 /**
  * The sandbox event feed and timelines (listSandboxEvents) and what a receiver answered
@@ -7,7 +7,7 @@ import { eventSubjectId } from '../../features/console/eventSubject.ts';
  * - `events.position`: the event's place in its partner's feed (1, 2, 3, …), taken from the
  *   `events` counter of server/storage/positions.ts in the recording transaction, so a reader
  *   polling `position > cursor` never misses an event committed late;
- * - `events.subject_id`: what the event is about (features/console/eventSubject.ts);
+ * - `events.subject_id`: what the event is about (server/shared/eventSubject.ts);
  * - `webhook_attempts.response_excerpt`: the first bytes of the receiver's answer.
  * Events already stored are numbered per partner in the order they occurred (then by id).
  */
