@@ -1,5 +1,5 @@
 /**
- * The import rules of server/ (server/README.md says why), checked by `npm run test:layers`,
+ * The import rules of server/ (server/README.md says why) and of the browser console (console/), checked by `npm run test:layers`,
  * a step of `npm test`. Tests and scripts may import anything; only cycles are checked there.
  * Type-only imports count (tsPreCompilationDeps): a type is a dependency too.
  */
@@ -14,7 +14,7 @@ module.exports = {
       name: 'no-cycle',
       comment: 'A cycle makes two modules one: neither can be understood, tested or moved alone.',
       severity: 'error',
-      from: { path: '^(server|client|scripts|test|bench)/' },
+      from: { path: '^(server|client|console|scripts|test|bench)/' },
       to: { circular: true },
     },
     {
@@ -77,6 +77,26 @@ module.exports = {
       from: { path: '^server/', pathNot: '^server/storage/|^server/features/[^/]+/repository\\.ts$|^server/features/v1/[^/]+/repository\\.ts$' },
       to: { path: '^node_modules/(kysely|pg|better-sqlite3|@types/pg|@types/better-sqlite3)/' },
     },
+    {
+      name: 'console-takes-only-contract-tables-from-server',
+      comment:
+        'console/ runs in the partner\'s browser (scripts/build-console.mjs bundles it for the browser) and reaches the sandbox only through client/: ' +
+        'from server/ it may take only the contract\'s enum lists and the state machines\' tables (plain data, typed from generated/), never a use case, repository or handler.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^server/', pathNot: '^server/shared/contractEnums\\.ts$|^server/features/(v1/)?[^/]+/machine\\.ts$' },
+    },
+    {
+      name: 'console-reaches-nothing-of-node',
+      comment:
+        'What the console imports, directly or not, ends up in its browser bundle: nothing it reaches may need Node, the database or the HTTP side of the server.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: {
+        path: '^node:|^(fs|path|crypto|http|https|net|os|url|child_process|events|stream)$|^server/(storage|http|handlers)/|^server/(app|main|jobs|services|config|logger)\\.ts$|^node_modules/(express|kysely|pg|better-sqlite3|pino)/',
+        reachable: true,
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -84,6 +104,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     combinedDependencies: false,
-    enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
 };

@@ -41,6 +41,10 @@ export interface EventsTable {
   /** The JSON body exactly as delivered. */
   payload: string;
   occurred_at: string;
+  /** Its place in its partner's event feed (migration 130; null only for a row written behind the repositories' back). */
+  position: number | null;
+  /** What it is about: an order, payment account, swap, bank account or organization id (migration 130). */
+  subject_id: string | null;
 }
 
 export interface PaymentAccountsTable {
@@ -259,6 +263,8 @@ export interface WebhookAttemptsTable {
   finished_at: string | null;
   status_code: number | null;
   error: string | null;
+  /** The first bytes of the receiver's answer, as text (migration 130). */
+  response_excerpt: string | null;
 }
 
 /** Partner sign-in (migration 050): issuers, remembered JWT ids, sign-ins, token hashes. */

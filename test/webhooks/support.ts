@@ -39,8 +39,8 @@ export interface Received {
   body: any;
 }
 
-/** What the receiver does with a request: answer a status, never answer, or drop the connection. */
-export type Reaction = number | 'hang' | 'drop';
+/** What the receiver does with a request: answer a status (with a body), never answer, or drop the connection. */
+export type Reaction = number | { status: number; body: string } | 'hang' | 'drop';
 
 export interface Receiver {
   url: string;
@@ -79,6 +79,7 @@ export async function startReceiver(react: (path: string, count: number, request
       const reaction = react(path, received.filter((r) => r.path === path).length, request);
       if (reaction === 'hang') hanging.add(res);
       else if (reaction === 'drop') req.socket.destroy();
+      else if (typeof reaction === 'object') res.writeHead(reaction.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(reaction.body);
       else res.writeHead(reaction).end();
     });
   };

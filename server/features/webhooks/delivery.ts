@@ -36,6 +36,8 @@ import { signCanonical } from './signature.ts';
 const batchSize = 100;
 /** How long finished attempts wait to be recorded together. */
 const recordWindowMs = 2;
+/** How much of a receiver's answer an attempt keeps (WebhookAttemptDetail.responseExcerpt). */
+export const responseExcerptBytes = 512;
 /** How long past an attempt's timeout its lease lasts before another run may take over. */
 const leaseMarginMs = 30_000;
 
@@ -124,9 +126,10 @@ async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[]
     finishedAt: clock.now().toISOString(),
     statusCode: 'statusCode' in outcome ? outcome.statusCode : null,
     error: 'error' in outcome ? outcome.error : null,
+    responseExcerpt: 'responseExcerpt' in outcome ? (outcome.responseExcerpt ?? null) : null,
     status: decision === 'retry' ? 'pending' : decision,
   });
-  logger.info({ delivery: claimed.deliveryId, attempt: claimed.number, ...outcome, decision }, 'webhook attempt');
+  logger.info({ delivery: claimed.deliveryId, attempt: claimed.number, statusCode: 'statusCode' in outcome ? outcome.statusCode : undefined, error: 'error' in outcome ? outcome.error : undefined, decision }, 'webhook attempt');
 }
 
 /**
@@ -203,7 +206,10 @@ export function post(
     };
     // A plain timer: an AbortSignal per request costs more than the rest of the request.
     let timedOut = false;
+    // Set once the status came: a body still streaming at the timeout keeps that status.
+    let answered: (() => void) | undefined;
     const timer = setTimeout(() => {
+      answered?.();
       timedOut = true;
       request.destroy();
     }, options.timeoutMs);
@@ -223,12 +229,30 @@ export function post(
         ...(options.ca && target.protocol === 'https:' ? { ca: options.ca } : {}),
       },
       (response) => {
-        response.on('error', () => {});
-        // Until the whole answer is read the timeout still applies (a body that never ends).
-        response.on('close', () => clearTimeout(timer));
-        response.resume();
         const status = response.statusCode ?? 0;
-        done(status >= 100 && status <= 599 ? { statusCode: status } : { error: `invalid HTTP status ${status}` });
+        if (status < 100 || status > 599) {
+          response.resume();
+          return done({ error: `invalid HTTP status ${status}` });
+        }
+        // The first bytes of the answer are kept for the sandbox console (what the receiver
+        // said); the rest is read and dropped. The attempt ends when the answer does, or at
+        // the first byte past the excerpt, so a body that never ends costs no attempt time.
+        const kept: Buffer[] = [];
+        let length = 0;
+        const finish = () => done({ statusCode: status, responseExcerpt: Buffer.concat(kept).subarray(0, responseExcerptBytes).toString('utf8') });
+        answered = finish;
+        response.on('data', (chunk: Buffer) => {
+          if (length < responseExcerptBytes) kept.push(chunk);
+          length += chunk.length;
+          if (length > responseExcerptBytes) finish();
+        });
+        response.on('end', finish);
+        // Until the whole answer is read the timeout still applies (a body that never ends).
+        response.on('close', () => {
+          clearTimeout(timer);
+          finish();
+        });
+        response.on('error', () => finish());
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => {

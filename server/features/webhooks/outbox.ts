@@ -15,6 +15,7 @@ import { notifyAtCommit } from '../../storage/notifications.ts';
 import { partnerOf, type OrganizationRow } from '../organizations/repository.ts';
 import { webhooksRepository } from './repository.ts';
 import { canonicalJson } from '../../shared/jcs.ts';
+import { eventSubjectId } from '../../shared/eventSubject.ts';
 
 type Schemas = components['schemas'];
 
@@ -82,6 +83,7 @@ async function insert(
     // Canonical (RFC 8785): the very bytes each delivery sends and signs.
     payload: canonicalJson(e.payload),
     occurred_at: e.occurredAt.toISOString(),
+    subject_id: eventSubjectId(e.surface, e.type, e.payload, e.organization.id),
   });
   const subscriptions = await webhooks.matchingSubscriptions(partnerId, e.surface, e.type);
   await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), e.occurredAt.toISOString());

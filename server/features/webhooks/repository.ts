@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, Tx } from '../../storage/database.ts';
 import type { EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../../storage/tables.ts';
-import { inTransaction, insertWithPositions, lockList, nextPositions, positionPage, shrinkList } from '../../storage/positions.ts';
+import { inTransaction, insertWithPositions, lockList, nextPosition, nextPositions, positionPage, shrinkList } from '../../storage/positions.ts';
 
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
+export type EventRow = Selectable<EventsTable>;
 export type Surface = 'v1' | 'v2';
 
 /** One attempt a worker claimed: what to send, where, and with which secret. */
@@ -30,6 +31,7 @@ export interface FinishedAttempt {
   finishedAt: string;
   statusCode: number | null;
   error: string | null;
+  responseExcerpt: string | null;
   status: DeliveryRow['status'];
   nextAttemptAt: string | null;
 }
@@ -39,14 +41,47 @@ const subscriptionScope = (organizationId: string, surface: Surface) => `${organ
 
 export function webhooksRepository(db: Db | Tx) {
   const repository = {
-    /** Stores an event (the outbox); its deliveries are inserted beside it. */
-    async insertEvent(row: Insertable<EventsTable>): Promise<void> {
-      await db.insertInto('events').values(row).execute();
+    /**
+     * Stores an event (the outbox); its deliveries are inserted beside it. Its place in the
+     * partner's feed (listSandboxEvents) is taken in the recording transaction, whose
+     * `events` counter stays locked until commit, so a reader never sees position n + 1 before n.
+     */
+    async insertEvent(row: Omit<Insertable<EventsTable>, 'position'>): Promise<void> {
+      await inTransaction(db, async (tx) => {
+        const { position } = await nextPosition(tx, 'events', row.partner_id, row.occurred_at);
+        await tx.insertInto('events').values({ ...row, position }).execute();
+      });
     },
 
     /** A stored event of the partner on one surface, by id. */
     findEvent(partnerId: string, surface: Surface, id: string) {
       return db.selectFrom('events').select(['id', 'type']).where('id', '=', id).where('partner_id', '=', partnerId).where('surface', '=', surface).executeTakeFirst();
+    },
+
+    /**
+     * The sandbox event feed (listSandboxEvents): a partner's events after a position, oldest
+     * first, narrowed to one organization (a customer's key) and to one subject (a timeline).
+     * A range of the `(partner_id, position)` index of migration 130, whose prefix a timeline
+     * extends with `subject_id`.
+     */
+    eventsAfter(partnerId: string, options: { organizationId?: string | undefined; subjectId?: string | undefined; after: number; limit: number }) {
+      let query = db
+        .selectFrom('events')
+        .select(['id', 'surface', 'type', 'organization_id', 'subject_id', 'payload', 'occurred_at', 'position'])
+        .where('partner_id', '=', partnerId)
+        .where('position', '>', options.after)
+        .orderBy('position', 'asc')
+        .limit(options.limit);
+      if (options.organizationId !== undefined) query = query.where('organization_id', '=', options.organizationId);
+      if (options.subjectId !== undefined) query = query.where('subject_id', '=', options.subjectId);
+      return query.execute();
+    },
+
+    /** The stored (canonical) bodies of some events, by id. */
+    async eventPayloads(eventIds: string[]): Promise<Map<string, string>> {
+      if (eventIds.length === 0) return new Map();
+      const rows = await db.selectFrom('events').select(['id', 'payload']).where('id', 'in', eventIds).execute();
+      return new Map(rows.map((e) => [e.id, e.payload]));
     },
 
     /** Inserts unless the organization already has this URL and event type, and answers the row as stored; undefined then. */
@@ -220,7 +255,7 @@ export function webhooksRepository(db: Db | Tx) {
           .execute();
         await db
           .insertInto('webhook_attempts')
-          .values(claimed.map((c) => ({ id: c.attemptId, delivery_id: c.deliveryId, number: c.number, started_at: now, finished_at: null, status_code: null, error: null })))
+          .values(claimed.map((c) => ({ id: c.attemptId, delivery_id: c.deliveryId, number: c.number, started_at: now, finished_at: null, status_code: null, error: null, response_excerpt: null })))
           .execute();
       }
       return claimed;
@@ -242,6 +277,7 @@ export function webhooksRepository(db: Db | Tx) {
           // Typed, or PostgreSQL takes the parameters of the CASE for text.
           status_code: byAttempt<number | null>((f) => sql`CAST(${f.statusCode} AS INTEGER)`),
           error: byAttempt<string | null>((f) => f.error),
+          response_excerpt: byAttempt<string | null>((f) => f.responseExcerpt),
         })
         .where('id', 'in', finished.map((f) => f.attemptId))
         .execute();

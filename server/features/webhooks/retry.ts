@@ -12,7 +12,8 @@ export const maxAttempts = 3;
 /** v2 answers after which the receiver does not want the delivery again. */
 export const finalV2Statuses: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 410, 422]);
 
-export type AttemptOutcome = { statusCode: number } | { error: string };
+/** How an attempt ended: the receiver's status (and the first bytes of its answer, shown by listSandboxWebhookDeliveries), or why none came. */
+export type AttemptOutcome = { statusCode: number; responseExcerpt?: string } | { error: string };
 
 export type Decision = 'delivered' | 'retry' | 'abandoned';
 

@@ -15,6 +15,7 @@ import * as m090 from './090-rate-limits.ts';
 import * as m100 from './100-list-positions.ts';
 import * as m110 from './110-canonical-event-payloads.ts';
 import * as m120 from './120-session-frame-ancestor.ts';
+import * as m130 from './130-event-feed.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '100-list-positions': m100,
   '110-canonical-event-payloads': m110,
   '120-session-frame-ancestor': m120,
+  '130-event-feed': m130,
 };
