@@ -5,7 +5,7 @@
  * purpose: it runs before anything could compile TypeScript.
  *
  * Packages stay in node_modules and load as they always do (native ones, and the validator,
- * which server/validatorRouteCache.ts adjusts in its own module instances), except
+ * as patched there by npm's postinstall: patches/README.md), except
  * `bundled`: pure ESM packages of hundreds of small files, each of which Node would
  * otherwise resolve and compile on its own (a third of the start's module loading).
  *

@@ -1,28 +1,15 @@
 /**
  * Background work that a real service does on its own: webhook delivery, a bank verifying
  * an account, a deposit settling. Each job reads what is due from the database (never from
- * memory), so a restart resumes it and two processes share it. Register a job in `jobs`.
+ * memory), so a restart resumes it and two processes share it. Register a job in `jobs`
+ * (the registry: only main.ts imports it; a feature declares its jobs in its own jobs.ts).
  */
-import type { Services } from './services.ts';
-import { authCleanupJob } from './domain/auth/signIn.ts';
-import { deliveryJob } from './webhooks/delivery.ts';
-import { timerJobs } from './features/clock/timers.ts';
+import type { Job, Services } from './services.ts';
+import { authCleanupJob } from './features/auth/jobs.ts';
+import { deliveryJob } from './features/webhooks/delivery.ts';
+import { timerJobs } from './features/clock/jobs.ts';
 
-export interface Job {
-  name: string;
-  /**
-   * Runs every `intervalMs`; the next run starts only after this one ended. `stopping` aborts
-   * when the jobs stop: a run that could go on (a backlog) winds down then.
-   */
-  run(services: Services, stopping: AbortSignal): Promise<void>;
-  /** This job's own interval instead of the common one (undefined: the common one). */
-  intervalMs?(services: Services): number | undefined;
-  /**
-   * Subscribes to signals that this job has work now: a run starts at once, or right after
-   * the one under way. Returns how to unsubscribe, or undefined when there is nothing to hear.
-   */
-  wakeOn?(services: Services, wake: () => void): (() => Promise<void>) | undefined;
-}
+export type { Job };
 
 /** The timers' jobs (settlements, verifications, funding deadlines) apply what is due on each partner's sandbox clock. */
 export const jobs: Job[] = [deliveryJob, ...timerJobs, authCleanupJob];

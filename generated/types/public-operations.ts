@@ -2,6 +2,8 @@
 /** The operations that take no API key (`security: []`): path template → methods. */
 export const publicOperations: Readonly<Record<string, readonly string[]>> = {
   "/ramp/onboarding/bank-accounts": ["POST"],
+  "/sandbox/console": ["GET"],
+  "/sandbox/console/{asset}": ["GET"],
   "/lookup/tokens/cost": ["GET"],
   "/lookup/tokens/cost/{identifier}": ["GET"],
   "/lookup/bonds/cost": ["GET"],

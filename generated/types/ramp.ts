@@ -1961,6 +1961,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/webhook_subscription/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a v1 or v2 webhook subscription of the key's organization. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Inspect a subscription's deliveries
+         * @description The deliveries of one webhook subscription of the key's organization, v1 or v2, newest
+         *     first, as `GET /webhook_subscription/{id}/deliveries` lists them, plus what a receiver's
+         *     developer checks: the URL, the exact body sent, its `X-Signature`, each attempt's
+         *     duration and the first 512 bytes of the receiver's answer. Verify your receiver by
+         *     computing the signature of `body` with your secret and comparing it with `signature`.
+         *
+         *     A subscription of another organization is 404 `not-found`. Sandbox only: in production
+         *     it answers 403 `forbidden`. *Designed.*
+         */
+        get: operations["listSandboxWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the event feed
+         * @description The events the service recorded for the key's organization and its customer
+         *     organizations, oldest first (newest last), after a cursor: every change that sends, or
+         *     would send, a webhook (v2 `orderUpdated`, `paymentAccountUpdated`, `kycUpdated`,
+         *     `kybUpdated`; v1 `order_updated`, `swap_updated`, `customer_updated`, `kyc_updated`,
+         *     `kyb_updated`, `bank_account_updated`), recorded whether or not anything subscribes to
+         *     them, with the body a subscription receives.
+         *
+         *     - **Live updates.** Start with `after=0` (or the last `cursor` you kept), then read again
+         *       with `nextCursor` every second or so. A page of `pageSize` items may have more behind
+         *       it: read again at once. Cursors are dense and an event is readable only once every
+         *       event before it is, so a reader that follows `nextCursor` never misses one. A plain
+         *       poll works behind any proxy; the sandbox console polls every second.
+         *     - **Timelines.** `subjectId` keeps the events of one order, payment account, swap, bank
+         *       account or organization: an order's every status change with its `occurredAt`.
+         *
+         *     Sandbox only: in production it answers 403 `forbidden`. *Designed.*
+         */
+        get: operations["listSandboxEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the sandbox console
+         * @description A web page, served by the sandbox, where a partner sees and drives its sandbox: paste a
+         *     sandbox API key (kept in the tab's session storage and sent only to this origin, never
+         *     in a URL), then browse the organization and its customers, their verifications, payment
+         *     accounts, wallets, quotes, v2 and v1 orders, swaps and bank accounts, each order's
+         *     timeline, and the webhook subscriptions with every delivery attempt, body, signature and
+         *     answer. Each action button calls the documented operation a partner's code would call
+         *     (the simulators under `/sandbox/…` included) through `@ramp/client`, and a refused one
+         *     shows the problem the API answered. What changes appears within about 2 seconds, read
+         *     from `GET /sandbox/events`.
+         *
+         *     The page needs no key itself. Its script and styles come from
+         *     `GET /sandbox/console/{asset}`; its `Content-Security-Policy` allows nothing else: no
+         *     inline script, no other origin. Sandbox only: in production it answers 403
+         *     `forbidden`. *Designed.*
+         */
+        get: operations["getSandboxConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/console/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A file of the console's build, named after its content (`console-5GZ3QH7K.js`), as the
+                 *     page names it. Any other name is 404 `not-found`.
+                 */
+                asset: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Load a file of the sandbox console
+         * @description The script or style sheet the console page names. A file's name changes with its
+         *     content, so it is cached for a year (`immutable`). Built by the project at `npm start`,
+         *     never fetched from anywhere at run time. Sandbox only: in production it answers 403
+         *     `forbidden`. *Designed.*
+         */
+        get: operations["getSandboxConsoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/clock": {
         parameters: {
             query?: never;
@@ -5790,6 +5917,179 @@ export interface components {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /**
+         * SandboxWebhookAttempt
+         * @description One POST of a delivery, with what the sandbox console shows of it: the fields of
+         *     `WebhookDeliveryAttempt`, how long it took, and the first bytes of the receiver's answer.
+         */
+        SandboxWebhookAttempt: {
+            /**
+             * Format: int32
+             * @description 1 for the first attempt; a delivery makes at most 3.
+             */
+            number: number;
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When the answer (or the error) came; `null` while under way or when interrupted.
+             */
+            finishedAt: string | null;
+            /**
+             * Format: int64
+             * @description From `startedAt` to `finishedAt`, in milliseconds; `null` without `finishedAt`.
+             */
+            durationMs: number | null;
+            /**
+             * Format: int32
+             * @description The HTTP status the receiver answered; `null` when no answer came.
+             */
+            statusCode: number | null;
+            /** @description Why no status came (timeout, connection error, address not allowed, interrupted); `null` when the receiver answered. */
+            error: string | null;
+            /**
+             * @description The first 512 bytes of the receiver's answer body, decoded as UTF-8 (a character cut
+             *     at the end shows as U+FFFD); `null` when no answer came or for attempts made before
+             *     the sandbox kept it.
+             */
+            responseExcerpt: string | null;
+        };
+        /**
+         * SandboxWebhookDelivery
+         * @description A delivery of one event to one subscription (v1 or v2) with everything a receiver's
+         *     developer needs to check it: the URL, the exact body sent, its `X-Signature`, and every
+         *     attempt with its answer.
+         */
+        SandboxWebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description The delivery id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The subscription it is delivered to.
+             */
+            subscriptionId: string;
+            /**
+             * @description The subscription's generation.
+             * @enum {string}
+             */
+            surface: "v1" | "v2";
+            /**
+             * Format: uuid
+             * @description The event's id (its `eventId` for v2; see `SandboxEvent.eventId` for v1).
+             */
+            eventId: string;
+            /** @description The event type, v2 (`orderUpdated`, …) or v1 (`order_updated`, …). */
+            eventType: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * Format: uri
+             * @description Where every attempt is POSTed (the subscription's URL).
+             */
+            url: string;
+            /** @description The exact bytes of every attempt's body (UTF-8): the event's RFC 8785 canonical JSON. */
+            body: string;
+            /**
+             * @description The `X-Signature` header every attempt carries: HMAC-SHA256 over `body`, keyed with
+             *     the subscription's secret decoded from base64url.
+             */
+            signature: string;
+            /** @description The attempts made so far, oldest first. */
+            attempts: components["schemas"]["SandboxWebhookAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending`; `null` while one is under way, and once delivered or abandoned.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was created (when the event occurred, or when it was re-sent).
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the delivery last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * SandboxWebhookDeliveryPage
+         * @description A page of one subscription's deliveries, newest first, with their bodies and signatures.
+         */
+        SandboxWebhookDeliveryPage: components["schemas"]["PageMeta"] & {
+            items: components["schemas"]["SandboxWebhookDelivery"][];
+        };
+        /**
+         * SandboxEvent
+         * @description One event the service recorded, as the sandbox event feed shows it: the body it sends to
+         *     the subscriptions of its type (whether or not there are any), with where it sits in the
+         *     feed and what it is about.
+         */
+        SandboxEvent: {
+            /**
+             * Format: int64
+             * @description The event's place in the partner's feed: 1, 2, 3, … in the order the events were
+             *     recorded, with no gaps. Pass the last one you read as `after` to read what follows.
+             */
+            readonly cursor: number;
+            /**
+             * Format: uuid
+             * @description The v2 `eventId`; for a v1 event, the id of the stored event (v1 bodies carry none).
+             */
+            readonly eventId: string;
+            /**
+             * @description The generation whose subscriptions receive the event.
+             * @enum {string}
+             */
+            surface: "v1" | "v2";
+            /**
+             * @description The event type: a v2 `WebhookEventType` (`orderUpdated`, …) or a v1 one
+             *     (`order_updated`, …), as `surface` says.
+             */
+            eventType: string;
+            /**
+             * Format: uuid
+             * @description The organization the event concerns (the partner or one of its customers).
+             */
+            organizationId: string;
+            /**
+             * Format: uuid
+             * @description What the event is about: the order, payment account, swap or bank account id, or the
+             *     organization id for KYC, KYB and v1 customer events. Filter the feed on it with
+             *     `subjectId` to read one object's timeline.
+             */
+            subjectId: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (the body's `occurredAt` for v2 events).
+             */
+            occurredAt: string;
+            /**
+             * @description The JSON body the service sends for this event, as documented under the webhook events
+             *     of its surface (`OrderUpdatedEvent`, `V1OrderUpdatedEvent`, …).
+             */
+            body: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * SandboxEventPage
+         * @description Events after a cursor, oldest first (newest last).
+         */
+        SandboxEventPage: {
+            items: components["schemas"]["SandboxEvent"][];
+            /**
+             * Format: int64
+             * @description The `after` of the next read: the last item's `cursor`, or the `after` you sent when
+             *     nothing is new. A page of `pageSize` items may have more behind it: read again at once.
+             */
+            nextCursor: number;
+        };
+        /**
          * SandboxClock
          * @description Sandbox only. The sandbox time of a partner organization: the instant every object of the
          *     partner and of all its customer organizations is read and changed at (`createdAt`,
@@ -7027,6 +7327,12 @@ export interface components {
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
         /**
+         * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
+         *     Absent when the session's launch named an `origin`: the header has no form that allows
+         *     one origin, and `frame-ancestors` then rules. *Designed.*
+         */
+        "X-Frame-Options": "DENY";
+        /**
          * @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`
          *     (no script, nothing loaded) and `frame-ancestors`, which says who may frame the page
          *     (*designed*): the `origin` of the launch that opened the session
@@ -7036,12 +7342,6 @@ export interface components {
          *     signed-in page, even one of the same site, which the session cookie would reach.
          */
         SessionPageContentSecurityPolicy: string;
-        /**
-         * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
-         *     Absent when the session's launch named an `origin`: the header has no form that allows
-         *     one origin, and `frame-ancestors` then rules. *Designed.*
-         */
-        "X-Frame-Options": "DENY";
     };
     pathItems: never;
 }
@@ -7207,6 +7507,11 @@ export type SchemaSimulateDepositRequest = components['schemas']['SimulateDeposi
 export type SchemaSimulateOrderRequest = components['schemas']['SimulateOrderRequest'];
 export type SchemaSimulatePaymentAccountRequest = components['schemas']['SimulatePaymentAccountRequest'];
 export type SchemaWebhookResend = components['schemas']['WebhookResend'];
+export type SchemaSandboxWebhookAttempt = components['schemas']['SandboxWebhookAttempt'];
+export type SchemaSandboxWebhookDelivery = components['schemas']['SandboxWebhookDelivery'];
+export type SchemaSandboxWebhookDeliveryPage = components['schemas']['SandboxWebhookDeliveryPage'];
+export type SchemaSandboxEvent = components['schemas']['SandboxEvent'];
+export type SchemaSandboxEventPage = components['schemas']['SandboxEventPage'];
 export type SchemaSandboxClock = components['schemas']['SandboxClock'];
 export type SchemaSandboxClockRequest = components['schemas']['SandboxClockRequest'];
 export type SchemaAdvanceSandboxClockRequest = components['schemas']['AdvanceSandboxClockRequest'];
@@ -7287,8 +7592,8 @@ export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
-export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
 export type HeaderXFrameOptions = components['headers']['X-Frame-Options'];
+export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
 export type $defs = Record<string, never>;
 export interface operations {
     v1CreateOrganization: {
@@ -10563,6 +10868,157 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSandboxWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Zero-based page index. A page past the last returns empty `items`. */
+                pageNumber?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path: {
+                /** @description The id of a v1 or v2 webhook subscription of the key's organization. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxWebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSandboxEvents: {
+        parameters: {
+            query?: {
+                /** @description The cursor of the last event already read; `0` (the default) reads from the first. */
+                after?: number;
+                /** @description Only the events about this order, payment account, swap, bank account or organization. */
+                subjectId?: string;
+                /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after `after`, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxEventPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console page (its content is not part of the contract, beyond what it does). */
+            200: {
+                headers: {
+                    /** @description Always `no-store`, so a new version of the sandbox serves its new assets at once. */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self';
+                     *     img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`.
+                     */
+                    "Content-Security-Policy": string;
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description `service-unavailable`: the console's assets were not built (`npm start` and
+             *     `npm run build:console` build them).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getSandboxConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A file of the console's build, named after its content (`console-5GZ3QH7K.js`), as the
+                 *     page names it. Any other name is 404 `not-found`.
+                 */
+                asset: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable`. */
+                    "Cache-Control": "public, max-age=31536000, immutable";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];

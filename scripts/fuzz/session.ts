@@ -8,7 +8,7 @@ import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadContract } from '../../server/contract.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 import { summarize, type Figures } from './figures.ts';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -16,9 +16,10 @@
  *
  * Deadlocks: a transaction that takes several counters takes them in `lockOrder` (the order
  * of `listNames` below, and within one list an ancestor's scope before its descendants').
- * Webhook deliveries come last: they are written with the events at the end of a change,
- * each event's subscriptions in id order, and the transactions that record several events
- * (verification) always record their types in the same order.
+ * Events and their webhook deliveries come last: they are written at the end of a change (the
+ * partner's `events` counter, then each event's subscriptions in id order), and the
+ * transactions that record several events (verification) always record their types in the
+ * same order.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db, Tx } from './database.ts';
@@ -40,6 +41,8 @@ export const listNames = [
   'v1_orders.partner',
   'v1_orders.customer',
   'webhook_subscriptions',
+  /** GET /sandbox/events: a partner's events, its customers' included, in the order they were recorded. */
+  'events',
   'webhook_deliveries',
 ] as const;
 export type ListName = (typeof listNames)[number];

@@ -13,7 +13,7 @@ export interface OrganizationsTable {
   kyc_status: string;
   /** Position among its parent's children (100-list-positions). */
   child_position: number | null;
-  /** The partner at the top of its parent chain, whose sandbox clock it follows (130-sandbox-clocks); itself at the top. */
+  /** The partner at the top of its parent chain, whose sandbox clock it follows (140-sandbox-clocks); itself at the top. */
   top_id: string | null;
   created_at: string;
   updated_at: string;
@@ -43,6 +43,10 @@ export interface EventsTable {
   /** The JSON body exactly as delivered. */
   payload: string;
   occurred_at: string;
+  /** Its place in its partner's event feed (migration 130; null only for a row written behind the repositories' back). */
+  position: number | null;
+  /** What it is about: an order, payment account, swap, bank account or organization id (migration 130). */
+  subject_id: string | null;
 }
 
 export interface PaymentAccountsTable {
@@ -261,6 +265,8 @@ export interface WebhookAttemptsTable {
   finished_at: string | null;
   status_code: number | null;
   error: string | null;
+  /** The first bytes of the receiver's answer, as text (migration 130). */
+  response_excerpt: string | null;
 }
 
 /** Partner sign-in (migration 050): issuers, remembered JWT ids, sign-ins, token hashes. */

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
-import { loadContract } from '../../server/contract.ts';
+import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -227,7 +227,7 @@ describe('in production', () => {
     expect(simulators.length).toBeGreaterThanOrEqual(5);
     for (const operation of simulators) {
       const path = operation.path.replace(/\{[^}]+\}/g, server.partnerId);
-      // A read (GET /sandbox/clock) carries no body; fetch refuses to send one with GET.
+      // A GET carries no body (GET /sandbox/clock, the event feed, the console's page and files); fetch refuses to send one with GET.
       const response = await server.call(operation.method.toUpperCase(), path, operation.method === 'get' ? {} : { body: {} });
       if (path.startsWith('/sandbox/ramp/') || path.startsWith('/ramp/')) expectPlainError(response, 403);
       else expectProblem(response, 403, 'forbidden');

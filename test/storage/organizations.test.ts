@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../../server/storage/database.ts';
-import { organizationsRepository, type NewOrganization } from '../../server/storage/organizations.ts';
+import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
 import { explain, usesIndex } from '../support/plans.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 
@@ -40,7 +40,7 @@ describe('organizations repository', () => {
     expect(found).toEqual({
       id: children[0], parent_id: partner, type: 'personal', display_name: 'Child 1', key_salt: 'salt',
       kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'notStarted', created_at: at(1), updated_at: at(1), child_position: 1,
-      // The partner whose sandbox clock it follows (migration 130).
+      // The partner whose sandbox clock it follows (migration 140).
       top_id: partner,
     });
     expect(await organizationsRepository(storage.db).find(randomUUID())).toBeUndefined();

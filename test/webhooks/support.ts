@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
-import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
-import { webhooksRepository } from '../../server/storage/webhooks.ts';
-import { presentDelivery } from '../../server/webhooks/subscriptions.ts';
-import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/webhooks/outbox.ts';
+import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
+import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
+import { webhooksRepository } from '../../server/features/webhooks/repository.ts';
+import { presentDelivery } from '../../server/features/webhooks/presenters.ts';
+import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/features/webhooks/outbox.ts';
 import { loadBundle, type Json } from '../support/documents.ts';
 import type { TestServer } from '../support/server.ts';
 
@@ -39,8 +39,8 @@ export interface Received {
   body: any;
 }
 
-/** What the receiver does with a request: answer a status, never answer, or drop the connection. */
-export type Reaction = number | 'hang' | 'drop';
+/** What the receiver does with a request: answer a status (with a body), never answer, or drop the connection. */
+export type Reaction = number | { status: number; body: string } | 'hang' | 'drop';
 
 export interface Receiver {
   url: string;
@@ -79,6 +79,7 @@ export async function startReceiver(react: (path: string, count: number, request
       const reaction = react(path, received.filter((r) => r.path === path).length, request);
       if (reaction === 'hang') hanging.add(res);
       else if (reaction === 'drop') req.socket.destroy();
+      else if (typeof reaction === 'object') res.writeHead(reaction.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(reaction.body);
       else res.writeHead(reaction).end();
     });
   };

@@ -2,7 +2,7 @@
  * Sandbox clocks: storage, and the one condition every due query of the sandbox's timers
  * shares (`followsClock`).
  *
- * A partner's clock is a row of `sandbox_clocks` (migration 130): frozen at an instant, or
+ * A partner's clock is a row of `sandbox_clocks` (migration 140): frozen at an instant, or
  * running at real time plus an offset. No row is the clock every partner starts with:
  * running, no offset. Every organization carries the partner at the top of its parent chain
  * (`organizations.top_id`), so the clock of any object is found through its organization

@@ -14,15 +14,14 @@
  * partner's clock through Services.clock.
  */
 import type { components } from '../../../generated/types/ramp.ts';
-import type { Job } from '../../jobs.ts';
 import type { Services } from '../../services.ts';
 import type { Db } from '../../storage/database.ts';
-import { ordersRepository } from '../../storage/orders.ts';
-import { paymentAccountsRepository } from '../../storage/paymentAccounts.ts';
-import { v1OrdersRepository } from '../../storage/v1Money.ts';
-import { applyOrderTimer } from '../../domain/orders.ts';
-import { applyAccountVerification } from '../../domain/paymentAccounts.ts';
-import { applyV1OrderTimer } from '../../domain/v1/orders.ts';
+import { ordersRepository } from '../orders/repository.ts';
+import { applyOrderTimer } from '../orders/jobs.ts';
+import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
+import { applyAccountVerification } from '../paymentAccounts/jobs.ts';
+import { v1OrdersRepository } from '../v1/repository.ts';
+import { applyV1OrderTimer } from '../v1/orders/jobs.ts';
 import { clocksRepository, partnerClock, type DueScope } from './repository.ts';
 
 export type TransitionKind = components['schemas']['SandboxTransitionKind'];
@@ -101,6 +100,3 @@ export async function applyDueNow(services: Services, timer: Timer): Promise<voi
     for (const item of due) await timer.apply(window.services, item);
   }
 }
-
-/** One background job per timer, under the names the jobs always had. */
-export const timerJobs: Job[] = timers.map((timer) => ({ name: timer.job, run: (services) => applyDueNow(services, timer) }));

@@ -13,11 +13,11 @@
  * moved in a transaction that locks its row and never moves it back.
  */
 import type { components } from '../../../generated/types/ramp.ts';
-import { everyValueOf } from '../../domain/contractEnums.ts';
-import type { Caller } from '../../handlers/types.ts';
-import { Problem, validationError } from '../../problems.ts';
+import { everyValueOf } from '../../shared/contractEnums.ts';
+import type { Caller } from '../organizations/scope.ts';
+import { Problem, validationError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
-import { topOf } from '../../storage/organizations.ts';
+import { topOf } from '../organizations/repository.ts';
 import { clocksRepository, fixedClock, isOnRealTime, partnerClock, timeOf, type ClockState } from './repository.ts';
 import { timers, type DueItem, type Timer, type TransitionKind } from './timers.ts';
 

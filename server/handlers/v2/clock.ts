@@ -1,5 +1,5 @@
 /** The partner's sandbox clock (features/clock/useCases.ts); 403 in production, as every simulator. */
-import { assertSandbox } from '../../domain/environment.ts';
+import { assertSandbox } from '../../shared/environment.ts';
 import * as clock from '../../features/clock/useCases.ts';
 import type { Handler } from '../types.ts';
 

@@ -9,4 +9,5 @@ export * from './quotes.ts';
 export * from './orders.ts';
 export * from './jwtIssuer.ts';
 export * from './verification.ts';
+export * from './sandbox.ts';
 export * from './clock.ts';

@@ -15,7 +15,8 @@ import * as m090 from './090-rate-limits.ts';
 import * as m100 from './100-list-positions.ts';
 import * as m110 from './110-canonical-event-payloads.ts';
 import * as m120 from './120-session-frame-ancestor.ts';
-import * as m130 from './130-sandbox-clocks.ts';
+import * as m130 from './130-event-feed.ts';
+import * as m140 from './140-sandbox-clocks.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -30,5 +31,6 @@ export const migrations: Record<string, Migration> = {
   '100-list-positions': m100,
   '110-canonical-event-payloads': m110,
   '120-session-frame-ancestor': m120,
-  '130-sandbox-clocks': m130,
+  '130-event-feed': m130,
+  '140-sandbox-clocks': m140,
 };

@@ -1,0 +1,30 @@
+/**
+ * The states of a payment account (the contract's PaymentAccount.status and
+ * RailDirectionStatus): each direction of each rail moves on its own, and the account's
+ * status follows from them.
+ */
+import type { components } from '../../../generated/types/ramp.ts';
+
+type Schemas = components['schemas'];
+export type PaymentAccount = Schemas['PaymentAccount'];
+export type Rail = Schemas['Rail'];
+export type Direction = 'source' | 'destination';
+export type DirectionStatus = Schemas['RailDirectionStatus'];
+export type Rails = Partial<Record<Rail, Schemas['PaymentAccountRail']>>;
+
+export const directions: Direction[] = ['source', 'destination'];
+
+/** `ready` once any direction is ready, `pending` otherwise; `disabled` overrides both. */
+export function accountStatus(rails: Rails, disabled: boolean): PaymentAccount['status'] {
+  if (disabled) return 'disabled';
+  const ready = Object.values(rails).some((rail) => directions.some((d) => rail?.[d] === 'ready'));
+  return ready ? 'ready' : 'pending';
+}
+
+export const mapDirections = (rails: Rails, f: (status: DirectionStatus) => DirectionStatus): Rails =>
+  Object.fromEntries(
+    Object.entries(rails).map(([rail, state]) => [
+      rail,
+      { ...state, ...Object.fromEntries(directions.filter((d) => state?.[d] !== undefined).map((d) => [d, f(state![d]!)])) },
+    ]),
+  );

@@ -1,0 +1,34 @@
+/**
+ * The v1 steps the service takes on its own: token delivery of funded onramps, the end of
+ * offramp reversal windows. Applied one order at a time by the sandbox clock's timers
+ * (features/clock/timers.ts), from the background job registered in server/jobs.ts and from
+ * `POST /sandbox/clock/advance` alike.
+ */
+import type { Services } from '../../../services.ts';
+import { v1OrdersRepository } from '../repository.ts';
+import { deliverTokens, move } from './useCases.ts';
+
+/**
+ * The step the service takes on its own when an order's is due at the services' clock: a
+ * funded onramp's tokens are delivered, a completed offramp's reversal window ends. The
+ * order is re-read locked, so two processes (or a job and an advance) never apply one step
+ * twice. Answers what it did, undefined when nothing was due.
+ */
+export async function applyV1OrderTimer(services: Services, id: string): Promise<'tokensDelivered' | 'reversalWindowPassed' | undefined> {
+  const { db, engine } = services.storage;
+  return db.transaction().execute(async (tx) => {
+    const order = await v1OrdersRepository(tx, engine).find(id, true);
+    const now = services.clock.now().toISOString();
+    if (!order?.due_at || order.due_at > now) return undefined;
+    if (order.type === 'onramp' && order.status === 'funded') {
+      await deliverTokens(services, tx, order);
+      return 'tokensDelivered';
+    }
+    if (order.type === 'offramp' && order.status === 'completed') {
+      await move(services, tx, order, 'reversalWindowPassed', { due_at: null });
+      return 'reversalWindowPassed';
+    }
+    await v1OrdersRepository(tx).update(order.id, { due_at: null });
+    return undefined;
+  });
+}
