@@ -22,7 +22,7 @@ export interface ContractOperation {
   operationId: string;
   method: 'get' | 'put' | 'post' | 'delete' | 'patch';
   path: string;
-  /** No API key (security: []). */
+  /** Takes no API key: `security: []`, or a scheme of its own (the app pages' `AppSession` cookie). */
   isPublic: boolean;
   /** A sandbox simulator (tag `Sandbox`): 403 `forbidden` in production. */
   sandbox: boolean;
@@ -53,7 +53,7 @@ export function loadContract(path = contractPath): Contract {
       const operation = item[method];
       if (!operation) continue;
       const security = operation.security ?? document.security ?? [];
-      const isPublic = security.length === 0 || security.some((s: Json) => Object.keys(s).length === 0);
+      const isPublic = security.length === 0 || !security.every((s: Json) => 'ApiKey' in s);
       operations.push({ operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox') });
     }
   }
