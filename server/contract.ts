@@ -26,6 +26,8 @@ export interface ContractOperation {
   isPublic: boolean;
   /** A sandbox simulator (tag `Sandbox`): 403 `forbidden` in production. */
   sandbox: boolean;
+  /** The documented response statuses (`200`, `404`, …). */
+  statuses: string[];
 }
 
 export interface Contract {
@@ -54,7 +56,9 @@ export function loadContract(path = contractPath): Contract {
       if (!operation) continue;
       const security = operation.security ?? document.security ?? [];
       const isPublic = security.length === 0 || !security.every((s: Json) => 'ApiKey' in s);
-      operations.push({ operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox') });
+      operations.push({
+        operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox'), statuses: Object.keys(operation.responses ?? {}),
+      });
     }
   }
   return { document, problems, operations };
