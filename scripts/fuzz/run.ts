@@ -49,7 +49,13 @@ function ensureSchemathesis(): string {
   return bin;
 }
 
-const schemathesis = ensureSchemathesis();
+let schemathesis: string;
+try {
+  schemathesis = ensureSchemathesis();
+} catch (error) {
+  console.log(`fuzz: cannot install Schemathesis: ${(error as Error).message}`);
+  process.exit(1);
+}
 // Loopback only: bring `lo` up in the new namespace, then run the session in it.
 const child = spawn(
   'unshare',

@@ -43,7 +43,10 @@ rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'ramp-fuzz-'));
 const logFile = join(reportDir, 'schemathesis.log');
-const say = (line: string) => console.log(`fuzz: ${line}`);
+/** Every printed line starts with `fuzz:` (a multi-line message, such as a stack, line by line). */
+const say = (text: string) => {
+  for (const line of text.split('\n')) console.log(`fuzz: ${line}`);
+};
 
 function startServer(caFile: string): ChildProcess {
   const log = createWriteStream(join(reportDir, 'server.log'));
