@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testBudget } from './test/support/wait.ts';
 
 // RAMP_TEST_REPORT=<file> adds a JSON report beside the console one: .ci/run sums them into
 // its closing line (scripts/ci-tally.ts).
@@ -7,8 +8,9 @@ const report = process.env.RAMP_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A test waits for events, never for a timer: its budget is the one of test/support/wait.ts.
+    testTimeout: testBudget,
+    hookTimeout: testBudget,
     // Two cores: files run in parallel, tests inside a file in order.
     maxWorkers: 2,
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),

@@ -2,13 +2,13 @@
  * npm run check:breaking [base]: compares each bundled surface with the same bundle at
  * `base` (default: the previous commit, HEAD~1) using oasdiff's breaking-change rules, and
  * fails on a breaking change (an ERR-level rule). A surface that did not exist at the base is
- * new, not broken. An intended break is made visible by bumping `info.version` to a new major.
+ * new, not broken. A finding reviewed and accepted is listed in scripts/breaking-accepted/<surface>.txt.
  *
  * oasdiff is a Go program: it is built once into .tools/bin with `go install` at a pinned
  * version (a few seconds per surface against minutes with the npm alternatives we tried).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { surfaces } from './generate.ts';
@@ -42,6 +42,29 @@ function atBase(file: string): string | undefined {
   }
 }
 
+interface Finding {
+  id: string;
+  text: string;
+  /** 3 is ERR, 2 WARN, 1 INFO. */
+  level: number;
+  operation: string;
+  path: string;
+}
+
+/** One line per finding, as scripts/breaking-accepted/<surface>.txt lists the accepted ones. */
+const describe = (f: Finding) => `${f.operation} ${f.path} ${f.text}`;
+
+/**
+ * The ERR findings reviewed and accepted, one per line (`#` starts a comment): a change a
+ * rule flags that breaks no client, or an intended break, each file saying why. Filtered here
+ * rather than with oasdiff's --err-ignore, which does not match webhook findings.
+ */
+function acceptedFindings(surface: string): Set<string> {
+  const file = join(root, 'scripts', 'breaking-accepted', `${surface}.txt`);
+  if (!existsSync(file)) return new Set();
+  return new Set(readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+}
+
 const exe = oasdiff();
 const work = mkdtempSync(join(tmpdir(), 'ramp-breaking-'));
 let broken = 0;
@@ -55,18 +78,23 @@ try {
     }
     const previous = join(work, `${surface}.yaml`);
     writeFileSync(previous, before);
-    const result = spawnSync(exe, ['breaking', previous, join(root, file), '--fail-on', 'ERR', '--format', 'text'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    process.stdout.write(result.stdout ?? '');
-    process.stderr.write(result.stderr ?? '');
-    if (result.status !== 0) {
+    const result = spawnSync(exe, ['breaking', previous, join(root, file), '--format', 'json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    if (result.status !== 0 || result.error) {
+      process.stderr.write(result.stderr ?? '');
+      console.error(`${surface}: oasdiff failed (${result.error?.message ?? `exit ${result.status}`})`);
       broken++;
-      console.error(`${surface}: breaking changes against ${base} (exit ${result.status ?? result.signal})`);
+      continue;
+    }
+    const findings = JSON.parse(result.stdout || '[]') as Finding[];
+    const accepted = acceptedFindings(surface);
+    const errors = findings.filter((f) => f.level >= 3 && !accepted.has(describe(f)));
+    const skipped = findings.filter((f) => f.level >= 3).length - errors.length;
+    for (const f of errors) console.log(`${surface}: ${describe(f)} [${f.id}]`);
+    if (errors.length > 0) {
+      broken++;
+      console.error(`${surface}: ${errors.length} breaking change(s) against ${base}`);
     } else {
-      console.log(`${surface}: no breaking change against ${base}`);
+      console.log(`${surface}: no breaking change against ${base}${skipped ? ` (${skipped} accepted in scripts/breaking-accepted/${surface}.txt)` : ''}`);
     }
   }
 } finally {

@@ -5,6 +5,8 @@
  *   generated/openapi/<surface>.yaml  one bundled document per surface (Redocly bundle)
  *   generated/openapi/ramp.yaml       the four joined: what the client, Prism and generators load
  *   generated/openapi/ramp.json       the same document as JSON: what the server loads (no YAML parse at start)
+ *   generated/openapi/ramp-clients.yaml  the joined document for client generators: no `webhooks`
+ *                                     (see clientDocument)
  *   generated/types/ramp.ts           TypeScript types of the joined document (openapi-typescript)
  *   generated/types/public-operations.ts  the operations that take no API key (for the client)
  *   generated/docs/<surface>.html     self-contained Redoc pages (no CDN at view time)
@@ -39,7 +41,11 @@ function run(command: string, args: string[]) {
 }
 
 function writeYaml(file: string, document: unknown, source: string) {
-  const text = `# ${doNotEdit(source)}\n${stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  // Written for YAML 1.1 readers too (PyYAML, SnakeYAML, go-yaml v2, most linters): every
+  // string they would read as something else (a timestamp such as `2025-03-10T15:04:05Z`, a
+  // date, `yes`/`on`, `0755`) is quoted, so the examples stay strings and stay valid. A YAML
+  // 1.2 reader reads the same document.
+  const text = `# ${doNotEdit(source)}\n${stringify(document, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false })}`;
   writeFileSync(file, text);
   return text;
 }
@@ -74,6 +80,7 @@ export function generate(out: string) {
     const joinedYaml = writeYaml(join(specs, 'ramp.yaml'), all, 'openapi/{v1,v2,lookup,auth}.yaml');
     // Parsed back from the YAML just written, so the server reads exactly what the others do.
     writeFileSync(join(specs, 'ramp.json'), `${JSON.stringify(parse(joinedYaml), null, 1)}\n`);
+    writeYaml(join(specs, 'ramp-clients.yaml'), clientDocument(all), 'openapi/{v1,v2,lookup,auth}.yaml');
     // 3. Types for the server and the client.
     // An empty Redocly config: openapi-typescript would otherwise take the surfaces from
     // redocly.yaml instead of the file it is given. Defaults do not make request fields required.
@@ -93,6 +100,54 @@ export function generate(out: string) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The joined document as partners' client generators take it (README, "Generate a client"):
+ * the same paths, schemas and examples, without the `webhooks` section and with one request
+ * body per operation (jsonBodiesOnly). The webhooks are
+ * requests the service sends, not operations a client calls; generators that read them make
+ * API classes a partner cannot use, and some make code that does not compile
+ * (openapi-generator's Python and typescript-fetch, oapi-codegen). Their event schemas stay
+ * in components (`OrderUpdatedEvent`, `V1OrderUpdatedEvent`, …), so a receiver can still
+ * decode a delivery with the generated models; the `X-Signature` header parameter goes with
+ * the webhooks that used it.
+ */
+export function clientDocument(joined: Record<string, any>) {
+  const { webhooks: _webhooks, ...document } = joined;
+  const { XSignature: _signature, ...parameters } = document.components?.parameters ?? {};
+  return {
+    ...document,
+    info: {
+      ...document.info,
+      description: `${document.info.description} This copy, for client generators, leaves out the webhooks (their event schemas are in components) and offers sign-in's JSON body only (the form body is for browsers and OAuth libraries).`,
+    },
+    paths: jsonBodiesOnly(document.paths),
+    components: { ...document.components, parameters },
+  };
+}
+
+/**
+ * Where an operation takes the same request as JSON and as a form (/auth/token,
+ * /auth/launch), the client bundle keeps the JSON body: a generated client sends one, and
+ * openapi-python-client 0.29 makes a module that fails to import for a required body with
+ * two media types (its issue #1451). The server still takes both; auth.yaml documents both.
+ */
+function jsonBodiesOnly(paths: Record<string, any>) {
+  const form = 'application/x-www-form-urlencoded';
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries<any>(item).map(([key, operation]) => {
+          const content = operation?.requestBody?.content;
+          if (!content?.[form] || !content['application/json']) return [key, operation];
+          const { [form]: _form, ...json } = content;
+          return [key, { ...operation, requestBody: { ...operation.requestBody, content: json } }];
+        }),
+      ),
+    ]),
+  );
 }
 
 /**

@@ -8,7 +8,9 @@ dir=${2:-/tmp/ramp-pg}
 port=${3:-55432}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
-as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
+# As root, the server runs as postgres, from / : the clone's folder may be closed to that user,
+# and pg_ctl would complain on stderr that it cannot change into it.
+as_postgres() { if [ "$(id -u)" = 0 ]; then (cd / && su postgres -s /bin/bash -c "$*"); else bash -c "$*"; fi; }
 case "$action" in
   start)
     if [ ! -f "$dir/PG_VERSION" ]; then

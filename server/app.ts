@@ -10,7 +10,7 @@ import { errorHandler, internalCause, surfaceOf } from './errors.ts';
 import { limitReads } from './domain/rateLimit.ts';
 import type { Caller, Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import { Problem, validationError } from './problems.ts';
-import { maxArrayItems, oversizedArray } from './domain/requestLimits.ts';
+import { refusedParameter, refusedValue } from './domain/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './submissionErrors.ts';
 import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
@@ -24,23 +24,29 @@ export function createApp(services: Services, handlers: Handlers) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // An empty body is `{}` whatever its label (`curl -X POST`, `curl -d ''`): v1 lists read
-  // it as the defaults (seed part 4), other operations name the fields they need.
+  // An empty body is `{}` whatever its label (`curl -d ''`), and so is an absent one (`curl
+  // -X POST`: neither Content-Length nor Transfer-Encoding, which the body parsers skip):
+  // v1 lists read it as the defaults (seed part 4), other operations name the fields they
+  // need, and the validator's discriminator check never meets an undefined body.
   // The steps before and after the sandbox guards run as one Express layer each (chain):
   // the router's per-layer work is a real share of a cheap request's CPU.
   app.use(
     chain(
       (req, _res, next) => {
         const length = req.headers['content-length'];
-        const empty = length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined);
-        if (empty && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.headers['content-type'] = 'application/json';
+        const absent = length === undefined && req.headers['transfer-encoding'] === undefined;
+        if ((absent || length === '0') && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
+          req.headers['content-type'] = 'application/json';
+          if (absent) req.body = {};
+        }
         next();
       },
       express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
       express.urlencoded({ extended: false, limit: bodyLimit }),
+      // Every string of the body, JSON or form, and every array's length (domain/requestLimits.ts).
       (req, _res, next) => {
-        const pointer = oversizedArray(req.body);
-        next(pointer === undefined ? undefined : validationError([{ pointer, detail: `must not have more than ${maxArrayItems} items` }]));
+        const refused = refusedValue(req.body);
+        next(refused === undefined ? undefined : validationError([refused]));
       },
     ),
   );
@@ -109,6 +115,9 @@ export function createApp(services: Services, handlers: Handlers) {
       if (!route) return next();
       // Decoded by the validator and coerced to their schema types.
       req.params = openapi!.pathParams ?? {};
+      // The parameters' text, as the body's was (domain/requestLimits.ts), before any handler looks it up.
+      const refused = refusedParameter('path', req.params) ?? refusedParameter('query', req.query);
+      if (refused) return next(new Problem('invalid-request', refused));
       route(req, res, next);
     }),
   );

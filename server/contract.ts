@@ -43,11 +43,13 @@ export function loadContract(path = contractPath): Contract {
   const problems = new Map<string, ProblemType>();
   for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
     if (!name.endsWith('Problem')) continue;
-    const fixed = (schema.allOf ?? []).find((part: Json) => part?.properties?.type?.const)?.properties;
-    if (!fixed) continue;
-    const type = fixed.type.const as string;
+    // A problem schema is one flat object that fixes its type, title and status as
+    // single-value enums (not `const`, not an allOf: see "Generate a client" in the README).
+    const fixed = schema.properties;
+    if (!fixed?.type?.enum) continue;
+    const [type] = fixed.type.enum as [string];
     const slug = type.slice(type.lastIndexOf('/') + 1);
-    problems.set(slug, { slug, type, title: fixed.title.const, status: fixed.status.const });
+    problems.set(slug, { slug, type, title: fixed.title.enum[0], status: fixed.status.enum[0] });
   }
   const operations: ContractOperation[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Contract, ProblemType } from './contract.ts';
-import { launchErrorPage, pageHeaders } from './handlers/auth/pages.ts';
+import { invalidRequestPage, launchErrorPage, pageHeaders } from './handlers/auth/pages.ts';
 import { HtmlPageError, OAuthError, Problem, type FieldError } from './problems.ts';
 
 export type Surface = 'v1' | 'v2' | 'lookup' | 'auth';
@@ -88,6 +88,8 @@ export function plainMessage(problem: Problem): string {
 }
 
 export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHandler {
+  // The signed-in app pages (tag `App pages`) answer as pages, their refused requests too.
+  const appPages = new Set(contract.operations.filter((o) => contract.document.paths[o.path][o.method].tags?.includes('App pages')).map((o) => o.path));
   return (error, req, res, _next) => {
     if (res.headersSent) return res.end();
     const e = error as ValidatorError;
@@ -110,6 +112,7 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
     const type = contract.problems.get(problem.slug);
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
     res.set(problem.headers);
+    if (type.status === 400 && appPages.has(req.path)) return res.status(400).set(pageHeaders()).type('text/html').send(invalidRequestPage(problem.detail));
     renderers[surface]({ req, res, error, problem, type, instance });
   };
 }

@@ -1097,6 +1097,14 @@ export interface paths {
          *
          *     Safe to retry: registering an account the organization already holds returns it with
          *     200 and changes nothing. `debitCard` accounts are not supported (422 `unsupported`).
+         *
+         *     **The holder's tax id** (designed). `registrationInfo.taxId` is compared with the
+         *     organization's *verified* tax id: the one of its KYC (a person) or KYB (a business) once
+         *     verification has approved it. Then an omitted `taxId` uses it and a different one is 422
+         *     `holder-tax-id-mismatch`. Before approval there is no verified tax id: a tax id that is
+         *     only submitted (or in review, or denied) is not one, so `taxId` must be sent (422
+         *     `registration-info-required` lists `/registrationInfo/taxId` as missing otherwise) and
+         *     any valid one is registered as sent, with no mismatch to report.
          */
         post: operations["createPaymentAccount"];
         delete?: never;
@@ -1606,6 +1614,16 @@ export interface paths {
          *     (`keyPrefix`) are. An organization has at most 5 active keys (409 `conflict`). There is
          *     no rotation in place: create a new key, switch over, delete the old one. The call takes
          *     no body.
+         *
+         *     **Only for the key's own organization.** A key creates keys for the organization it
+         *     belongs to, never for one of its customer organizations: that id is 403 `forbidden`
+         *     (a grandchild or a stranger stays 404 `not-found`). A partner acts for its direct
+         *     customers with its own key already; a customer's key would act as the customer, whose
+         *     own children it reaches, and the partner's key must not reach its customers' customers
+         *     (only direct children are addressable through it). A business customer that wants keys
+         *     of its own gets them as its own organization, outside the partner's key. The partner may
+         *     still list and revoke a direct customer's keys (`GET …/api_keys`,
+         *     `DELETE …/api_key/{id}`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1630,7 +1648,9 @@ export interface paths {
         /**
          * List API keys
          * @description Returns a page of the organization's active API keys, oldest first. Only the first 16
-         *     characters of each key (`keyPrefix`) are shown; revoked keys are not listed.
+         *     characters of each key (`keyPrefix`) are shown; revoked keys are not listed. The
+         *     organization is the key's own or one of its direct customers (whose keys the partner
+         *     cannot create, but may see and revoke).
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -1662,7 +1682,9 @@ export interface paths {
         /**
          * Revoke an API key
          * @description Revokes the key at once, with no grace period: the next request made with it is 401
-         *     `unauthorized`. A key may revoke itself. Deleting it again is 404 `not-found`.
+         *     `unauthorized`. A key may revoke itself, and a partner may revoke the keys of its direct
+         *     customers (a leaked one, say), though it cannot create them. Deleting it again is 404
+         *     `not-found`.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -1690,9 +1712,10 @@ export interface paths {
          *     service; https in production). Private key members are refused. A JWT is accepted only if
          *     its `iss` equals `issuer` and one of the keys verifies it. Safe to repeat.
          *
-         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (at least 2048
-         *     bits, `RS256`), `EC` on `P-256` (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's
-         *     `alg`, when present, must be one of those three, and `kid`s must be unique. A `jwksUri`
+         *     *Designed:* every key must be usable with an accepted algorithm: `RSA` (a modulus of at
+         *     least 2048 bits, counted without leading zero bytes of `n`, `RS256`), `EC` on `P-256`
+         *     (`ES256`) or `OKP` on `Ed25519` (`EdDSA`); a key's `alg`, when present, must be one of
+         *     those three, and `kid`s must be unique. A `jwksUri`
          *     is fetched at once and must answer such a JWKS. An `issuer` is registered by one
          *     organization only: the `iss` claim decides which partner a person signs in to, so an
          *     issuer another organization holds is 409 `conflict`.
@@ -2149,7 +2172,9 @@ export interface paths {
          *     one of `invalid_request`, `invalid_grant`, `invalid_scope`, `unsupported_grant_type`. A
          *     request that fails the schema is answered the same way: a missing `grant_type` or a
          *     missing `assertion` / `refresh_token` is `invalid_request`, an unknown `grant_type` is
-         *     `unsupported_grant_type`. Responses carry `Cache-Control: no-store`.
+         *     `unsupported_grant_type`. A parameter, or a string of the JWT's header or claims, that
+         *     is not well-formed Unicode or contains the NUL character is `invalid_request`, checked
+         *     before the issuer is looked up (*designed*). Responses carry `Cache-Control: no-store`.
          *
          *     ### The partner JWT
          *
@@ -2163,12 +2188,16 @@ export interface paths {
          *     | `kid` (header) | selects the key. Keys are taken only from the JWKS of the issuer registered with `PUT /jwt_issuer`, never from the token (`jku`, `x5u`, `jwk` headers are ignored). *designed* |
          *     | `iss` | required; the partner's registered issuer |
          *     | `sub` | required; the person signing in. A UUID is strongly recommended: for an individual it becomes the `customerId`, and a non-UUID `sub` signs in but cannot be addressed through the Ramp API. It must name a person: a `sub` equal to a business organization's id is `invalid_grant`. Once used, the id cannot be reused for an organization (`POST /ramp/organization` answers 409). |
-         *     | `aud` | required; exactly the token endpoint URL `{base_url}/auth/token` of the environment, for example `https://api.sandbox.ramp.example/auth/token` (also for `/auth/launch`). *exact match designed* |
+         *     | `aud` | required; exactly the token endpoint URL `{base_url}/auth/token` of the environment, for example `https://api.sandbox.ramp.example/auth/token` (also for `/auth/launch`): that string, or an array holding only it (`["https://api.sandbox.ramp.example/auth/token"]`). An array that also names any other audience (`["https://other.example", "…/auth/token"]`) is refused: such a JWT was made for that audience too, which could replay it here. *exact match and the array rule designed* |
          *     | `scope` | required; the flows the person may complete, space-separated, from `onramp`, `offramp`, `swap`, `kyc`, `kyb` (*list designed*). Missing, empty or containing an unknown value: `invalid_scope`. |
          *     | `jti` or `nonce` | at least one is required; a fresh unique value per token (a string of at most 255 characters). A value already seen from this issuer is a replay and is refused. *required and refused designed* |
          *     | `exp`, `iat` | both required; numeric dates. Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is honoured with the same leeway. *numbers designed* |
          *     | `email`, `name` | required; fill in the person's profile. Non-empty strings; `email` contains `@`, `name` has at most 200 characters (it becomes the customer's `displayName`). *limits designed* |
          *     | `picture` | optional; an `http(s)` URL of the person's picture |
+         *
+         *     A registered key that cannot verify the JWT (for example an RSA key under 2048 bits,
+         *     registered before `PUT /jwt_issuer` measured the modulus) is `invalid_grant` as well,
+         *     here and at `/auth/launch`: never a server error. *designed*
          *
          *     ### Tokens (designed)
          *
@@ -2244,7 +2273,10 @@ export interface paths {
          *     required in production (without it, 400 `invalid_request`); the sandbox and the local
          *     server accept its absence and then take messages from any origin. The page may be
          *     framed only by `origin` (`Content-Security-Policy: frame-ancestors <origin>`; any
-         *     ancestor when `origin` is omitted).
+         *     ancestor when `origin` is omitted). It passes `origin` on to `POST /auth/launch`, so the
+         *     app pages of the session it opens may be framed by `origin` alone; a session launched
+         *     without `origin` opens pages that no one may frame (`frame-ancestors 'none'`): to embed
+         *     the app, give `origin`.
          *
          *     The page is self-contained: its script is inline and allowed by a hash in its
          *     `Content-Security-Policy`, it loads nothing else and may connect only to its own origin.
@@ -2264,13 +2296,21 @@ export interface paths {
          *
          *     **Targets** (designed allowlist): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`,
          *     `/account`, each matched exactly and optionally followed by a query string that is
-         *     passed on unchanged (`/onramp?amount=500`). Any other path is refused with
-         *     `invalid_target`. The target's flow must be among the credential's scopes (`/kyc` needs
-         *     `kyc`, `/onramp` needs `onramp`, …; `/account` needs none), otherwise `invalid_scope`.
+         *     passed on unchanged (`/onramp?amount=500`), at most 2048 characters in all. Every other
+         *     target is refused with `invalid_target`, whatever its shape: another path, an absolute
+         *     URL (even one on the application host), `//host/…`, another scheme, an empty string,
+         *     a fragment, spaces, one too long. Only a missing `target`, or one that is not a string,
+         *     is `invalid_request`. The target's flow must be among the credential's scopes (`/kyc`
+         *     needs `kyc`, `/onramp` needs `onramp`, …; `/account` needs none), otherwise
+         *     `invalid_scope`. The `GET /auth/launch` page sends the `target` of its embedder's
+         *     message here unchanged, so the same rules and errors apply to it.
+         *
+         *     **Framing** (designed). The pages of the session may be framed only by the `origin`
+         *     given to the launch (query parameter), and by nobody without one.
          *
          *     **Errors** are a 400 HTML page naming the OAuth error code in its text and in
          *     `<meta name="oauth-error" content="<code>">`: `invalid_request` (a missing field, a bad
-         *     `return_url`, another content type), `unsupported_grant_type`, `invalid_grant` (the JWT
+         *     `return_url` or `origin`, another content type), `unsupported_grant_type`, `invalid_grant` (the JWT
          *     or refresh token fails), `invalid_scope`, `invalid_target`. No cookie is set.
          */
         post: operations["launchSession"];
@@ -2864,13 +2904,25 @@ export interface components {
          * @description The paging fields of every list envelope.
          */
         PageMeta: {
-            /** @description Total across all pages. */
+            /**
+             * Format: int64
+             * @description Total across all pages.
+             */
             totalItems: number;
-            /** @description Items per page. */
+            /**
+             * Format: int32
+             * @description Items per page.
+             */
             pageSize: number;
-            /** @description Zero-based index of this page. */
+            /**
+             * Format: int32
+             * @description Zero-based index of this page.
+             */
             pageNumber: number;
-            /** @description Total pages. */
+            /**
+             * Format: int32
+             * @description Total pages.
+             */
             totalPages: number;
         };
         /**
@@ -3540,11 +3592,11 @@ export interface components {
             presignedUrl: string;
         };
         /**
-         * V1OnboardBankAccountsResponse
+         * V1OnboardedBankAccounts
          * @description Deprecated. The bank accounts registered through the onboarding URL. The key
          *     `bank_accounts` is snake_case as the seed gives it, the one exception to camelCase in v1.
          */
-        V1OnboardBankAccountsResponse: {
+        V1OnboardedBankAccounts: {
             bank_accounts: components["schemas"]["V1BankAccount"][];
         };
         /**
@@ -3588,6 +3640,18 @@ export interface components {
             /**
              * Format: uri
              * @description HTTPS URL that receives the deliveries. `http://` is 400 in every environment.
+             *
+             *     In production it must also name a public host (designed): a literal address, or a
+             *     name that resolves at delivery time, in loopback, private, link-local, multicast or any
+             *     other range of the IANA IPv4 and IPv6 special-purpose address registries (or IPv6
+             *     outside `2000::/3`) is refused. Literal addresses and names that always mean a local
+             *     network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`, single-label names) are
+             *     400 when subscribing; what DNS answers is checked when connecting, so a name that later
+             *     resolves inward is not delivered to. IPv6 addresses carrying an IPv4 address are judged
+             *     by it when mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::a.b.c.d`), and refused as
+             *     IPv4-compatible (`::a.b.c.d`), local-use NAT64 (`64:ff9b:1::/48`), 6to4 (`2002::/16`)
+             *     or Teredo (`2001::/32`). Redirects are not followed. The sandbox accepts any https
+             *     host, loopback included.
              * @example https://partner.example.com/webhooks/ramp
              */
             url: string;
@@ -3721,13 +3785,25 @@ export interface components {
              * @description Always present; null unless `status` is `approved`, then the time of approval.
              */
             approvedAt: string | null;
-            /** @description Requirements approved. */
+            /**
+             * Format: int32
+             * @description Requirements approved.
+             */
             approved: number;
-            /** @description Requirements submitted and awaiting review. */
+            /**
+             * Format: int32
+             * @description Requirements submitted and awaiting review.
+             */
             submitted: number;
-            /** @description Requirements not yet started. */
+            /**
+             * Format: int32
+             * @description Requirements not yet started.
+             */
             notStarted: number;
-            /** @description All customer-facing requirements. */
+            /**
+             * Format: int32
+             * @description All customer-facing requirements.
+             */
             total: number;
         };
         /**
@@ -3793,129 +3869,186 @@ export interface components {
             items: components["schemas"]["Organization"][];
         };
         /**
-         * Problem
-         * @description An RFC 9457 problem details object: every v2 error uses it, served as
-         *     `application/problem+json`. Select handlers on the slug at the end of `type`
-         *     (`https://docs.ramp.example/errors/<slug>`); fall back to `status` for a slug you do
-         *     not know.
-         */
-        Problem: {
-            /**
-             * Format: uri
-             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
-             * @example https://docs.ramp.example/errors/not-found
-             */
-            type: string;
-            /**
-             * @description Short summary, the same for every occurrence of a type.
-             * @example Not found
-             */
-            title: string;
-            /**
-             * @description The HTTP status code.
-             * @example 404
-             */
-            status: number;
-            /**
-             * @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence.
-             * @example Order 7c9e6679-7425-40de-944b-e07fc1f90ae7 was not found.
-             */
-            detail: string;
-            /**
-             * @description A unique identifier of this occurrence; quote it when reporting a problem.
-             * @example urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e
-             */
-            instance: string;
-        };
-        /**
          * InvalidRequestProblem
-         * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter, or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
+         * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter (one that is not well-formed Unicode or contains the NUL character U+0000 included), or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
          */
-        InvalidRequestProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/invalid-request";
-            /** @constant */
-            title: "Invalid request";
-            /** @constant */
-            status: 400;
-        } & {
+        InvalidRequestProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/invalid-request";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Invalid request";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnauthorizedProblem
          * @description Problem `unauthorized` (401). The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment.
          */
-        UnauthorizedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        UnauthorizedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/unauthorized";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Unauthorized";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 401;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * MethodNotAllowedProblem
          * @description Problem `method-not-allowed` (405). The path exists but not for this method; the `Allow` header lists the accepted methods.
          */
-        MethodNotAllowedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        MethodNotAllowedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/method-not-allowed";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Method not allowed";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 405;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * RateLimitExceededProblem
          * @description Problem `rate-limit-exceeded` (429). Too many requests, for example reads for one organization. Retry after the number of seconds in `Retry-After`.
          */
-        RateLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        RateLimitExceededProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/rate-limit-exceeded";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Rate limit exceeded";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 429;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * InternalErrorProblem
          * @description Problem `internal-error` (500). An unexpected server error. Retry with exponential backoff.
          */
-        InternalErrorProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        InternalErrorProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/internal-error";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Internal error";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 500;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ServiceUnavailableProblem
          * @description Problem `service-unavailable` (503). A dependency is temporarily unavailable. Retry with exponential backoff.
          */
-        ServiceUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        ServiceUnavailableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/service-unavailable";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Service unavailable";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 503;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * NotFoundProblem
          * @description Problem `not-found` (404). The resource is absent or not in the route's organization, or the key cannot act for the `organizationId`.
          */
-        NotFoundProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        NotFoundProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/not-found";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Not found";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 404;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountKind
@@ -3982,7 +4115,8 @@ export interface components {
         /**
          * RegistrationInfo
          * @description The holder of a payment account, as registered with the rail. `taxId` is the holder's
-         *     verified tax id.
+         *     tax id: the organization's verified one when its verification (KYC or KYB) is approved,
+         *     otherwise the one sent at registration (see `PaymentAccountRequest`).
          */
         RegistrationInfo: {
             accountHolderName: string;
@@ -4035,8 +4169,11 @@ export interface components {
          *
          *     `registrationInfo` may be omitted in part or in whole: an omitted `taxId` uses the
          *     organization's verified tax id, and a sent one must equal it (422
-         *     `holder-tax-id-mismatch`). When the rail needs a field that is neither held nor sent the
-         *     answer is 422 `registration-info-required`, listing the fields.
+         *     `holder-tax-id-mismatch`). The verified tax id is the one of the organization's approved
+         *     KYC (a person) or KYB (a business); until verification approves it there is none, so
+         *     `taxId` must be sent and is registered as sent (a submitted, in-review or denied tax id is
+         *     not verified, and is neither used nor compared). When the rail needs a field that is
+         *     neither held nor sent the answer is 422 `registration-info-required`, listing the fields.
          */
         PaymentAccountRequest: {
             kind: components["schemas"]["PaymentAccountKind"];
@@ -4064,34 +4201,37 @@ export interface components {
             detail: string;
         };
         /**
-         * ValidationProblem
-         * @description A problem that lists each offending field of the request.
-         */
-        ValidationProblem: components["schemas"]["Problem"] & {
-            errors: components["schemas"]["ProblemFieldError"][];
-        };
-        /**
          * ValidationErrorProblem
-         * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed. `errors` lists each one with a JSON Pointer into the request.
+         * @description Problem `validation-error` (400). Fields are missing, not allowed or malformed (a string that is not well-formed Unicode or contains the NUL character U+0000 included). `errors` lists each one with a JSON Pointer into the request.
          */
-        ValidationErrorProblem: components["schemas"]["ValidationProblem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/validation-error";
-            /** @constant */
-            title: "Validation error";
-            /** @constant */
-            status: 400;
-        } & {
+        ValidationErrorProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/validation-error";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Validation error";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
+            errors: components["schemas"]["ProblemFieldError"][];
         };
         /**
          * BadRequestProblem
          * @description A v2 400: `invalid-request` (malformed JSON, a bad parameter, a failed value check) or
-         *     `validation-error` (fields missing, not allowed or malformed; `errors` lists them). Every
+         *     `validation-error` (fields missing, not allowed or malformed, a string that is not
+         *     well-formed Unicode or contains U+0000 included; `errors` lists them). Every
          *     operation whose 400 is one of these two refers to this one union, so a client generated
          *     from the contract decodes each of them into the same type.
          */
@@ -4100,103 +4240,183 @@ export interface components {
          * PaymentAccountUnavailableProblem
          * @description Problem `payment-account-unavailable` (409). Another organization holds the account.
          */
-        PaymentAccountUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/payment-account-unavailable";
-            /** @constant */
-            title: "Payment account unavailable";
-            /** @constant */
-            status: 409;
-        } & {
+        PaymentAccountUnavailableProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-unavailable";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account unavailable";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountDisabledProblem
          * @description Problem `payment-account-disabled` (409). The account is disabled; it cannot be registered or quoted.
          */
-        PaymentAccountDisabledProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/payment-account-disabled";
-            /** @constant */
-            title: "Payment account disabled";
-            /** @constant */
-            status: 409;
-        } & {
+        PaymentAccountDisabledProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-disabled";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account disabled";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ConflictProblem
          * @description Problem `conflict` (409). The request collides with existing state: a duplicate webhook subscription, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, or the active API key limit.
          */
-        ConflictProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/conflict";
-            /** @constant */
-            title: "Conflict";
-            /** @constant */
-            status: 409;
-        } & {
+        ConflictProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/conflict";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Conflict";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PayloadTooLargeProblem
          * @description Problem `payload-too-large` (413). The request body is too large.
          */
-        PayloadTooLargeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        PayloadTooLargeProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/payload-too-large";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Payload too large";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 413;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnsupportedMediaTypeProblem
          * @description Problem `unsupported-media-type` (415). The request body is not sent as `application/json` (or, where documented, `application/x-www-form-urlencoded`).
          */
-        UnsupportedMediaTypeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        UnsupportedMediaTypeProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/unsupported-media-type";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Unsupported media type";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 415;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * UnsupportedProblem
          * @description Problem `unsupported` (422). The operation is unsupported, for example a debitCard account, an identifier no route accepts, an unquotable route, or a sandbox deposit on an order whose source does not receive fiat.
          */
-        UnsupportedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/unsupported";
-            /** @constant */
-            title: "Unsupported";
-            /** @constant */
-            status: 422;
-        } & {
+        UnsupportedProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/unsupported";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Unsupported";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
-         * RegistrationInfoProblem
-         * @description The fields of a problem that lists the registration fields a route needs.
+         * RegistrationInfoRequiredProblem
+         * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
          */
-        RegistrationInfoProblem: components["schemas"]["Problem"] & {
+        RegistrationInfoRequiredProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "https://docs.ramp.example/errors/registration-info-required";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Registration info required";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
             /**
              * @description Every registration field the route needs, as JSON Pointers into the request.
              * @example [
@@ -4214,52 +4434,56 @@ export interface components {
             missing: string[];
         };
         /**
-         * RegistrationInfoRequiredProblem
-         * @description Problem `registration-info-required` (422). The route needs registration fields that are neither held nor sent. `required` lists every registration field the route needs and `missing` those still to send, as JSON Pointers.
-         */
-        RegistrationInfoRequiredProblem: components["schemas"]["RegistrationInfoProblem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/registration-info-required";
-            /** @constant */
-            title: "Registration info required";
-            /** @constant */
-            status: 422;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://docs.ramp.example/errors/registration-info-required";
-        };
-        /**
          * HolderTaxIdMismatchProblem
          * @description Problem `holder-tax-id-mismatch` (422). `registrationInfo.taxId` differs from the verified tax id (omitting taxId uses the verified one).
          */
-        HolderTaxIdMismatchProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
-            /** @constant */
-            title: "Holder tax id mismatch";
-            /** @constant */
-            status: 422;
-        } & {
+        HolderTaxIdMismatchProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/holder-tax-id-mismatch";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Holder tax id mismatch";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * NotImplementedProblem
          * @description Problem `not-implemented` (501). The endpoint is documented but unavailable in this environment; do not retry.
          */
-        NotImplementedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        NotImplementedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/not-implemented";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Not implemented";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 501;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * Blockchain
@@ -4430,91 +4654,131 @@ export interface components {
          * AmountOutOfRangeProblem
          * @description Problem `amount-out-of-range` (400). The amount is below the minimum or above the maximum of the rail.
          */
-        AmountOutOfRangeProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/amount-out-of-range";
-            /** @constant */
-            title: "Amount out of range";
-            /** @constant */
-            status: 400;
-        } & {
+        AmountOutOfRangeProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/amount-out-of-range";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Amount out of range";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * SandboxLimitExceededProblem
          * @description Problem `sandbox-limit-exceeded` (400). The onramp amount is above the sandbox limit of 500 MXN per quote.
          */
-        SandboxLimitExceededProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
-            /** @constant */
-            title: "Sandbox limit exceeded";
-            /** @constant */
-            status: 400;
-        } & {
+        SandboxLimitExceededProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/sandbox-limit-exceeded";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Sandbox limit exceeded";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrganizationNotApprovedProblem
          * @description Problem `organization-not-approved` (409). The organization in the route is not approved (KYC or KYB), so it cannot quote.
          */
-        OrganizationNotApprovedProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/organization-not-approved";
-            /** @constant */
-            title: "Organization not approved";
-            /** @constant */
-            status: 409;
-        } & {
+        OrganizationNotApprovedProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/organization-not-approved";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Organization not approved";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * PaymentAccountNotReadyProblem
          * @description Problem `payment-account-not-ready` (409). The account is not ready in the needed direction on the chosen rail, is not registered on the named rail, or no rail carries the direction.
          */
-        PaymentAccountNotReadyProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/payment-account-not-ready";
-            /** @constant */
-            title: "Payment account not ready";
-            /** @constant */
-            status: 409;
-        } & {
+        PaymentAccountNotReadyProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/payment-account-not-ready";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Payment account not ready";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * QuoteUnavailableProblem
          * @description Problem `quote-unavailable` (422). The route cannot be priced now. Retry with exponential backoff.
          */
-        QuoteUnavailableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/quote-unavailable";
-            /** @constant */
-            title: "Quote unavailable";
-            /** @constant */
-            status: 422;
-        } & {
+        QuoteUnavailableProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/quote-unavailable";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Quote unavailable";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderStatus
@@ -4691,31 +4955,53 @@ export interface components {
          * QuoteExpiredProblem
          * @description Problem `quote-expired` (400). The quote given to order creation expired or does not exist. Request a new quote.
          */
-        QuoteExpiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/quote-expired";
-            /** @constant */
-            title: "Quote expired";
-            /** @constant */
-            status: 400;
-        } & {
+        QuoteExpiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/quote-expired";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Quote expired";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderNotCancelableProblem
          * @description Problem `order-not-cancelable` (409). The order can no longer be canceled.
          */
-        OrderNotCancelableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        OrderNotCancelableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/order-not-cancelable";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Order not cancelable";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * OrderAuthorizationRequest
@@ -4739,55 +5025,79 @@ export interface components {
          * InvalidSignatureProblem
          * @description Problem `invalid-signature` (400). The signature is not valid hex, or does not verify over the authorization message with the wallet's `signerPublicKey` (sign the exact UTF-8 bytes of the message with ECDSA P-256 and SHA-256; send DER or r||s hex).
          */
-        InvalidSignatureProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/invalid-signature";
-            /** @constant */
-            title: "Invalid signature";
-            /** @constant */
-            status: 400;
-        } & {
+        InvalidSignatureProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/invalid-signature";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Invalid signature";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 400;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * AuthorizationExpiredProblem
          * @description Problem `authorization-expired` (409). The sent id is not the order's current authorization, or it expired.
          */
-        AuthorizationExpiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/authorization-expired";
-            /** @constant */
-            title: "Authorization expired";
-            /** @constant */
-            status: 409;
-        } & {
+        AuthorizationExpiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/authorization-expired";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Authorization expired";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * AuthorizationNotRequiredProblem
          * @description Problem `authorization-not-required` (409). The order has no pending authorization.
          */
-        AuthorizationNotRequiredProblem: components["schemas"]["Problem"] & {
-            /** @constant */
-            type: "https://docs.ramp.example/errors/authorization-not-required";
-            /** @constant */
-            title: "Authorization not required";
-            /** @constant */
-            status: 409;
-        } & {
+        AuthorizationNotRequiredProblem: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             type: "https://docs.ramp.example/errors/authorization-not-required";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Authorization not required";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ClaimPreparation
@@ -4814,13 +5124,27 @@ export interface components {
          * OrderNotClaimableProblem
          * @description Problem `order-not-claimable` (409). The order is not claimable.
          */
-        OrderNotClaimableProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        OrderNotClaimableProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/order-not-claimable";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Order not claimable";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 409;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * VerificationStatus
@@ -4996,12 +5320,26 @@ export interface components {
         /**
          * WebhookSubscriptionRequest
          * @description Subscribes a URL to one event type. One subscription per URL and event type (a second is
-         *     409 `conflict`). Production URLs must use https; the sandbox also accepts http.
+         *     409 `conflict`). Production URLs must use https on a public host (see `url`); the sandbox
+         *     also accepts http, and any host.
          */
         WebhookSubscriptionRequest: {
             /**
              * Format: uri
              * @description Where deliveries are POSTed.
+             *
+             *     In production the URL must use https and name a public host (designed): a literal
+             *     address, or a name that resolves at delivery time, in loopback, private, link-local,
+             *     multicast or any other range of the IANA IPv4 and IPv6 special-purpose address
+             *     registries (or IPv6 outside `2000::/3`) is refused. Literal addresses and names that
+             *     always mean a local network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`,
+             *     single-label names) are `validation-error` when subscribing; what DNS answers is
+             *     checked when connecting, so a name that later resolves inward is not delivered to (the
+             *     attempt's `error` starts with `address not allowed`). IPv6 addresses carrying an IPv4
+             *     address are judged by it when mapped (`::ffff:a.b.c.d`) or NAT64
+             *     (`64:ff9b::a.b.c.d`), and refused as IPv4-compatible (`::a.b.c.d`), local-use NAT64
+             *     (`64:ff9b:1::/48`), 6to4 (`2002::/16`) or Teredo (`2001::/32`). Redirects are not
+             *     followed. The sandbox accepts any host, loopback included.
              */
             url: string;
             eventType: components["schemas"]["WebhookEventType"];
@@ -5055,7 +5393,10 @@ export interface components {
          *     body, with the same `eventId`.
          */
         WebhookDeliveryAttempt: {
-            /** @description 1 for the first attempt; a delivery makes at most 3. */
+            /**
+             * Format: int32
+             * @description 1 for the first attempt; a delivery makes at most 3.
+             */
             number: number;
             /**
              * Format: date-time
@@ -5068,7 +5409,10 @@ export interface components {
              *     sending process stopped before an answer (then `error` says so).
              */
             finishedAt: string | null;
-            /** @description The HTTP status the receiver answered; `null` when no answer came. */
+            /**
+             * Format: int32
+             * @description The HTTP status the receiver answered; `null` when no answer came.
+             */
             statusCode: number | null;
             /**
              * @description Why no status came, for display: a timeout, a connection error (refused, reset, TLS,
@@ -5161,13 +5505,27 @@ export interface components {
          * ForbiddenProblem
          * @description Problem `forbidden` (403). The operation is not allowed here, for example a sandbox simulator in production.
          */
-        ForbiddenProblem: components["schemas"]["Problem"] & {
-            /** @constant */
+        ForbiddenProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
             type: "https://docs.ramp.example/errors/forbidden";
-            /** @constant */
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
             title: "Forbidden";
-            /** @constant */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
             status: 403;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
         };
         /**
          * ApiKeyPage
@@ -5186,7 +5544,7 @@ export interface components {
             kty: "RSA" | "EC" | "OKP";
             /** @description Matched against the JWT header `kid`. */
             kid?: string;
-            /** @constant */
+            /** @enum {string} */
             use?: "sig";
             /**
              * @example RS256
@@ -5248,6 +5606,20 @@ export interface components {
              *     answer a valid JWKS within 5 seconds is `validation-error`), keeps the keys for 5
              *     minutes, and fetches them again sooner when a JWT names a `kid` it does not hold, at
              *     most once every 30 seconds (designed).
+             *
+             *     *Designed:* in production the host must be public, by the rule of webhook URLs
+             *     (`WebhookSubscriptionRequest.url`): a literal address or a local name (`localhost`,
+             *     `*.local`, …) that is not is refused at once, and a name that resolves to a loopback,
+             *     private, link-local or other special-purpose address is refused when connecting, at
+             *     registration and at every later fetch. Redirects are not followed. The sandbox fetches
+             *     from any host, loopback included.
+             *
+             *     When the fetch fails, the `validation-error` says only `the JWKS could not be fetched`
+             *     and one of two reasons: `its host is not a public address` (the rule above), or `no
+             *     acceptable JWKS came back` (no connection, no answer in time, a status other than 2xx,
+             *     a redirect, more than 64 KiB, not JSON, or keys refused). It never repeats what the
+             *     host answered: not its status, its body, nor what is wrong with its keys. To see the
+             *     latter, send the same keys inline as `jwks`.
              */
             jwksUri?: string;
         };
@@ -5353,7 +5725,7 @@ export interface components {
          * @description The body of an `orderUpdated` delivery, sent when an order's status changes, or its funding instructions arrive or are replaced. Creating an order sends no event. The order's `organizationId` is its owner.
          */
         OrderUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "orderUpdated";
             /**
              * Format: uuid
@@ -5373,7 +5745,7 @@ export interface components {
          * @description The body of a `paymentAccountUpdated` delivery, sent when a payment account's status, or the status of any rail direction, changes.
          */
         PaymentAccountUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "paymentAccountUpdated";
             /**
              * Format: uuid
@@ -5402,7 +5774,7 @@ export interface components {
          *     `GET /organization/{organizationId}/kyc?requirements=true` upon this event, not on a timer.
          */
         KycUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "kycUpdated";
             /**
              * Format: uuid
@@ -5427,7 +5799,7 @@ export interface components {
          * @description The body of a `kybUpdated` delivery, sent when a business customer's KYB status changes. It fires only on an actual status change.
          */
         KybUpdatedEvent: {
-            /** @constant */
+            /** @enum {string} */
             event: "kybUpdated";
             /**
              * Format: uuid
@@ -5513,6 +5885,7 @@ export interface components {
             /** @description Units of `currency` that one US dollar buys (`1` for a USD token). */
             readonly fiat_exchange_rate_with_usd: components["schemas"]["Decimal"];
             /**
+             * Format: int32
              * @description The token's current rate in basis points (1 basis point is 0.01 %).
              * @example 1045
              */
@@ -5601,6 +5974,7 @@ export interface components {
              */
             readonly currency: string;
             /**
+             * Format: int32
              * @description The bond's current rate in basis points (1 basis point is 0.01 %).
              * @example 1045
              */
@@ -5761,6 +6135,34 @@ export interface components {
             [key: string]: components["schemas"]["ExchangeRate"];
         };
         /**
+         * OAuthTokenForm
+         * @description The body of `POST /auth/token` as form fields (`application/x-www-form-urlencoded`, as
+         *     RFC 6749 sends it): the fields of `OAuthJwtBearerGrant` and `OAuthRefreshTokenGrant` in
+         *     one flat object, because a form has no union. `grant_type` says which other field is
+         *     required: `assertion` for the JWT bearer grant, `refresh_token` for the refresh token
+         *     grant; a missing one is `invalid_request`. The JSON body is the discriminated
+         *     `OAuthTokenRequest` with the same fields. Parameters the service does not know are
+         *     ignored (RFC 6749 section 3.2).
+         */
+        OAuthTokenForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /**
+             * @description The partner-signed JWT (compact serialization), with the JWT bearer grant. It is not
+             *     pattern-checked here: a malformed or unverifiable JWT is answered with
+             *     `invalid_grant`, not a schema error.
+             */
+            assertion?: string;
+            /**
+             * @description The refresh token to exchange, with the refresh token grant. An unknown, expired,
+             *     revoked or already used one is `invalid_grant`.
+             */
+            refresh_token?: string;
+        };
+        /**
          * OAuthJwtBearerGrant
          * @description Token request with the JWT bearer grant (RFC 7523): the partner-signed JWT in
          *     `assertion`. The rules the JWT must meet are in the description of `POST /auth/token`.
@@ -5796,10 +6198,10 @@ export interface components {
         };
         /**
          * OAuthTokenRequest
-         * @description The body of `POST /auth/token`, as form fields or JSON, selected by `grant_type`: a
-         *     partner-signed JWT (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token
-         *     (`refresh_token`). Parameters the service does not know are ignored (RFC 6749 section
-         *     3.2).
+         * @description The JSON body of `POST /auth/token` (the form body is `OAuthTokenForm`, with the same
+         *     fields), selected by `grant_type`: a partner-signed JWT
+         *     (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token (`refresh_token`).
+         *     Parameters the service does not know are ignored (RFC 6749 section 3.2).
          */
         OAuthTokenRequest: components["schemas"]["OAuthJwtBearerGrant"] | components["schemas"]["OAuthRefreshTokenGrant"];
         /**
@@ -5820,10 +6222,11 @@ export interface components {
             readonly access_token: string;
             /**
              * @description Always `Bearer`.
-             * @constant
+             * @enum {string}
              */
             readonly token_type: "Bearer";
             /**
+             * Format: int32
              * @description Seconds until the access token expires; 900 (15 minutes).
              * @example 900
              */
@@ -5870,6 +6273,49 @@ export interface components {
             error_description: string;
         };
         /**
+         * LaunchForm
+         * @description The body of `POST /auth/launch` as form fields (`application/x-www-form-urlencoded`, what
+         *     an HTML form posts): the fields of `LaunchJwtBearerRequest` and
+         *     `LaunchRefreshTokenRequest` in one flat object, because a form has no union. `grant_type`
+         *     says which credential field is required: `assertion` for the JWT bearer grant,
+         *     `refresh_token` for the refresh token grant; a missing one is `invalid_request`.
+         *     `target` and `return_url` follow the same rules as in the JSON body, the discriminated
+         *     `LaunchRequest`. Unknown fields are ignored.
+         */
+        LaunchForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /** @description The partner-signed JWT, with the JWT bearer grant. A malformed or unverifiable JWT is `invalid_grant`. */
+            assertion?: string;
+            /**
+             * @description The refresh token, with the refresh token grant; it is consumed. Unknown, expired,
+             *     revoked or used: `invalid_grant`.
+             */
+            refresh_token?: string;
+            /**
+             * @description The app path to open, with an optional query string passed on unchanged. Allowed
+             *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target is
+             *     `invalid_request`. The path's flow must be one of the credential's scopes (`/account`
+             *     needs none), otherwise `invalid_scope`.
+             */
+            target: string;
+            /**
+             * Format: uri
+             * @description Optional. Where the app sends the browser when the person finishes or leaves the
+             *     flow. An absolute `https` URL (`http` is accepted only by the sandbox and the local
+             *     server); anything else is `invalid_request`.
+             */
+            return_url?: string;
+        };
+        /**
          * LaunchJwtBearerRequest
          * @description Launch with a partner-signed JWT. The JWT meets the same rules as for `POST /auth/token`
          *     (its `aud` is also `{base_url}/auth/token`).
@@ -5885,8 +6331,12 @@ export interface components {
             /**
              * @description The app path to open, with an optional query string passed on unchanged. Allowed
              *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly. Any other path is answered with `invalid_target`, which is why the
-             *     allowlist is not a schema pattern. The path's flow must be one of the JWT's scopes
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the JWT's scopes
              *     (`/account` needs none), otherwise `invalid_scope`.
              */
             target: string;
@@ -5917,8 +6367,13 @@ export interface components {
             /**
              * @description The app path to open, with an optional query string passed on unchanged. Allowed
              *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly. Any other path is answered with `invalid_target`. The path's flow must be
-             *     one of the refresh token's scopes (`/account` needs none), otherwise `invalid_scope`.
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the refresh token's scopes
+             *     (`/account` needs none), otherwise `invalid_scope`.
              */
             target: string;
             /**
@@ -5931,9 +6386,9 @@ export interface components {
         };
         /**
          * LaunchRequest
-         * @description The body of `POST /auth/launch`, as form fields or JSON, selected by `grant_type`: a
-         *     partner-signed JWT or a refresh token, plus the app path to open (`target`) and an
-         *     optional `return_url`. Unknown fields are ignored.
+         * @description The JSON body of `POST /auth/launch` (the form body is `LaunchForm`, with the same
+         *     fields), selected by `grant_type`: a partner-signed JWT or a refresh token, plus the app
+         *     path to open (`target`) and an optional `return_url`. Unknown fields are ignored.
          */
         LaunchRequest: components["schemas"]["LaunchJwtBearerRequest"] | components["schemas"]["LaunchRefreshTokenRequest"];
     };
@@ -6029,7 +6484,7 @@ export interface components {
                 "application/json": components["schemas"]["V1Error"];
             };
         };
-        /** @description `invalid-request`: The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter, or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100). */
+        /** @description `invalid-request`: The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter (one that is not well-formed Unicode or contains the NUL character U+0000 included), or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100). */
         InvalidRequest: {
             headers: {
                 [name: string]: unknown;
@@ -6159,7 +6614,8 @@ export interface components {
         };
         /**
          * @description The query string is wrong: `max_age` is not an integer of 0 or more, or the query names a
-         *     parameter the operation does not define. The body is a `LookupError`.
+         *     parameter the operation does not define; or a path or query value contains the NUL
+         *     character (`%00`). The body is a `LookupError`.
          */
         LookupBadRequest: {
             headers: {
@@ -6215,8 +6671,23 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
-                /** @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`. */
-                "Content-Security-Policy": string;
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /**
+         * @description A query parameter (name or value) that is not well-formed Unicode or contains the NUL
+         *     character (`%00`): a page saying which, with `<meta name="app-error"
+         *     content="invalid_request">`. Nothing is shown of the session. *Designed.*
+         */
+        AppPageBadRequest: {
+            headers: {
+                /** @description Always `no-store`. */
+                "Cache-Control": "no-store";
                 [name: string]: unknown;
             };
             content: {
@@ -6231,6 +6702,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6245,6 +6718,8 @@ export interface components {
             headers: {
                 /** @description Always `no-store`. */
                 "Cache-Control": "no-store";
+                "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
                 [name: string]: unknown;
             };
             content: {
@@ -6320,7 +6795,9 @@ export interface components {
         MaxAge: number;
         /**
          * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-         *     parameters are accepted; the page shows them and the flow reads those it knows.
+         *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+         *     string of a request, each name and value must be well-formed Unicode without the NUL
+         *     character (otherwise 400).
          * @example {
          *       "amount": "500"
          *     }
@@ -6335,6 +6812,22 @@ export interface components {
         Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /**
+         * @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`
+         *     (no script, nothing loaded) and `frame-ancestors`, which says who may frame the page
+         *     (*designed*): the `origin` of the launch that opened the session
+         *     (`/auth/launch?origin=https://partner.example` gives
+         *     `frame-ancestors https://partner.example`), and nobody (`frame-ancestors 'none'`) when
+         *     the launch named no origin or there is no session. Another origin cannot frame a
+         *     signed-in page, even one of the same site, which the session cookie would reach.
+         */
+        SessionPageContentSecurityPolicy: string;
+        /**
+         * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
+         *     Absent when the session's launch named an `origin`: the header has no form that allows
+         *     one origin, and `frame-ancestors` then rules. *Designed.*
+         */
+        "X-Frame-Options": "DENY";
     };
     pathItems: never;
 }
@@ -6382,7 +6875,7 @@ export type SchemaV1BankAccount = components['schemas']['V1BankAccount'];
 export type SchemaV1BankAccountPage = components['schemas']['V1BankAccountPage'];
 export type SchemaV1CreateBankAccountRequest = components['schemas']['V1CreateBankAccountRequest'];
 export type SchemaV1OnboardBankAccountsRequest = components['schemas']['V1OnboardBankAccountsRequest'];
-export type SchemaV1OnboardBankAccountsResponse = components['schemas']['V1OnboardBankAccountsResponse'];
+export type SchemaV1OnboardedBankAccounts = components['schemas']['V1OnboardedBankAccounts'];
 export type SchemaV1WebhookEventType = components['schemas']['V1WebhookEventType'];
 export type SchemaV1WebhookSubscription = components['schemas']['V1WebhookSubscription'];
 export type SchemaV1WebhookPage = components['schemas']['V1WebhookPage'];
@@ -6404,7 +6897,6 @@ export type SchemaV1KycUpdatedEvent = components['schemas']['V1KycUpdatedEvent']
 export type SchemaV1KybUpdatedEvent = components['schemas']['V1KybUpdatedEvent'];
 export type SchemaV1BankAccountUpdatedEvent = components['schemas']['V1BankAccountUpdatedEvent'];
 export type SchemaOrganizationPage = components['schemas']['OrganizationPage'];
-export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaInvalidRequestProblem = components['schemas']['InvalidRequestProblem'];
 export type SchemaUnauthorizedProblem = components['schemas']['UnauthorizedProblem'];
 export type SchemaMethodNotAllowedProblem = components['schemas']['MethodNotAllowedProblem'];
@@ -6424,7 +6916,6 @@ export type SchemaPaymentAccount = components['schemas']['PaymentAccount'];
 export type SchemaPaymentAccountPage = components['schemas']['PaymentAccountPage'];
 export type SchemaPaymentAccountRequest = components['schemas']['PaymentAccountRequest'];
 export type SchemaProblemFieldError = components['schemas']['ProblemFieldError'];
-export type SchemaValidationProblem = components['schemas']['ValidationProblem'];
 export type SchemaValidationErrorProblem = components['schemas']['ValidationErrorProblem'];
 export type SchemaBadRequestProblem = components['schemas']['BadRequestProblem'];
 export type SchemaPaymentAccountUnavailableProblem = components['schemas']['PaymentAccountUnavailableProblem'];
@@ -6433,7 +6924,6 @@ export type SchemaConflictProblem = components['schemas']['ConflictProblem'];
 export type SchemaPayloadTooLargeProblem = components['schemas']['PayloadTooLargeProblem'];
 export type SchemaUnsupportedMediaTypeProblem = components['schemas']['UnsupportedMediaTypeProblem'];
 export type SchemaUnsupportedProblem = components['schemas']['UnsupportedProblem'];
-export type SchemaRegistrationInfoProblem = components['schemas']['RegistrationInfoProblem'];
 export type SchemaRegistrationInfoRequiredProblem = components['schemas']['RegistrationInfoRequiredProblem'];
 export type SchemaHolderTaxIdMismatchProblem = components['schemas']['HolderTaxIdMismatchProblem'];
 export type SchemaNotImplementedProblem = components['schemas']['NotImplementedProblem'];
@@ -6521,11 +7011,13 @@ export type SchemaRestrictedCountryList = components['schemas']['RestrictedCount
 export type SchemaExchangeRateSource = components['schemas']['ExchangeRateSource'];
 export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
 export type SchemaExchangeRateMap = components['schemas']['ExchangeRateMap'];
+export type SchemaOAuthTokenForm = components['schemas']['OAuthTokenForm'];
 export type SchemaOAuthJwtBearerGrant = components['schemas']['OAuthJwtBearerGrant'];
 export type SchemaOAuthRefreshTokenGrant = components['schemas']['OAuthRefreshTokenGrant'];
 export type SchemaOAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
 export type SchemaOAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
+export type SchemaLaunchForm = components['schemas']['LaunchForm'];
 export type SchemaLaunchJwtBearerRequest = components['schemas']['LaunchJwtBearerRequest'];
 export type SchemaLaunchRefreshTokenRequest = components['schemas']['LaunchRefreshTokenRequest'];
 export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
@@ -6557,6 +7049,7 @@ export type ResponseLookupInternalError = components['responses']['LookupInterna
 export type ResponseLookupServiceUnavailable = components['responses']['LookupServiceUnavailable'];
 export type ResponseLookupBondPricesUnavailable = components['responses']['LookupBondPricesUnavailable'];
 export type ResponseAppPage = components['responses']['AppPage'];
+export type ResponseAppPageBadRequest = components['responses']['AppPageBadRequest'];
 export type ResponseAppPageSignedOut = components['responses']['AppPageSignedOut'];
 export type ResponseAppPageForbidden = components['responses']['AppPageForbidden'];
 export type ParameterV1OrgId = components['parameters']['V1OrgId'];
@@ -6573,6 +7066,8 @@ export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
+export type HeaderXFrameOptions = components['headers']['X-Frame-Options'];
 export type $defs = Record<string, never>;
 export interface operations {
     v1CreateOrganization: {
@@ -7710,7 +8205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["V1OnboardBankAccountsResponse"];
+                    "application/json": components["schemas"]["V1OnboardedBankAccounts"];
                 };
             };
             /** @description The body is not valid JSON, or `presignedUrl` is missing or not a URL. */
@@ -7801,7 +8296,10 @@ export interface operations {
                     "application/json": components["schemas"]["V1WebhookCreated"];
                 };
             };
-            /** @description The body is not valid JSON, the URL is not an `https` URL, or the event type is not one of the six v1 events. */
+            /**
+             * @description The body is not valid JSON, the URL is not an `https` URL (or, in production, names a
+             *     host that is not public: see `url`), or the event type is not one of the six v1 events.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8376,8 +8874,9 @@ export interface operations {
             /**
              * @description `unsupported` (for example a `debitCard` account), `registration-info-required` (the
              *     rail needs registration fields neither held nor sent; `required` and `missing` list
-             *     them) or `holder-tax-id-mismatch` (`registrationInfo.taxId` differs from the verified
-             *     tax id).
+             *     them; `taxId` is among them until verification approves the organization's tax id) or
+             *     `holder-tax-id-mismatch` (`registrationInfo.taxId` differs from the tax id of the
+             *     approved KYC or KYB).
              */
             422: {
                 headers: {
@@ -9141,7 +9640,8 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON, unknown `eventType`) or `validation-error` (fields
-             *     missing or malformed, or an http URL in production).
+             *     missing or malformed, or in production an http URL or one on a host that is not
+             *     public: see `url`).
              */
             400: {
                 headers: {
@@ -9311,7 +9811,11 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `forbidden`: the organization is personal, or its KYB is not approved. */
+            /**
+             * @description `forbidden`: the organization is one of the key's customer organizations (keys are
+             *     created by the organization that holds them), or it cannot hold keys (personal, or
+             *     its KYB is not approved).
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9466,8 +9970,10 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON) or `validation-error` (both or neither of `jwks` and
-             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` in
-             *     production, a `jwksUri` that does not answer a valid JWKS, other fields malformed).
+             *     `jwksUri`, a private key, a key no accepted algorithm uses, an http `jwksUri` or one
+             *     on a host that is not public in production, a `jwksUri` that does not answer a valid
+             *     JWKS, other fields malformed). A failed fetch is described in the same words whatever
+             *     the host answered (see `jwksUri`).
              */
             400: {
                 headers: {
@@ -10102,7 +10608,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthTokenForm"];
                 "application/json": components["schemas"]["OAuthTokenRequest"];
             };
         };
@@ -10138,10 +10644,18 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The embedder's origin, `scheme://host[:port]` with no path (`https://partner.example`).
-                 *     Messages from any other origin are ignored and the page posts only to it. Required in
-                 *     production, where it must be `https`; optional in the sandbox and on the local server.
-                 *     It may be sent as is (`?origin=https://partner.example`) or percent-encoded.
+                 * @description The embedder's origin (`https://partner.example`). Messages from any other origin are
+                 *     ignored and the page posts only to it. Required in production, where it must be
+                 *     `https`; optional in the sandbox and on the local server, which also take `http`. It
+                 *     may be sent as is (`?origin=https://partner.example`) or percent-encoded.
+                 *
+                 *     *Designed:* it must be an origin exactly as browsers serialize it (`location.origin`,
+                 *     `event.origin`): `scheme://host[:port]`, lowercase, with no default port, path,
+                 *     trailing slash, query, fragment or credentials. The host is a DNS name (international
+                 *     names in their `xn--` form) or an IPv4 address: no wildcard (`*`), no IPv6 literal,
+                 *     none of `;` `,` `'` or spaces. Anything else is 400 `invalid_request`. The server
+                 *     checks it with the WHATWG URL parser: `new URL(origin).origin` must give it back
+                 *     unchanged.
                  * @example https://partner.example
                  */
                 origin?: string;
@@ -10170,8 +10684,8 @@ export interface operations {
                 };
             };
             /**
-             * @description `origin` is missing (production) or is not an origin: a page naming
-             *     `invalid_request`. The page posts no message.
+             * @description `origin` is missing (production), is not an origin, or contains the NUL character:
+             *     a page naming `invalid_request`. The page posts no message.
              */
             400: {
                 headers: {
@@ -10185,14 +10699,28 @@ export interface operations {
     };
     launchSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description *Designed.* The origin of the page that frames the app, when the launch runs in a
+                 *     frame (`https://partner.example`), with the rules of the `origin` of
+                 *     `GET /auth/launch` (an origin exactly as browsers serialize it, a DNS or IPv4 host;
+                 *     `https` in production). The app pages of the session, and this launch's answer, may
+                 *     be framed by that origin alone (`Content-Security-Policy: frame-ancestors <origin>`);
+                 *     without it they cannot be framed at all (`frame-ancestors 'none'`,
+                 *     `X-Frame-Options: DENY`). A form POST into a frame names it in its `action`
+                 *     (`{app_url}/auth/launch?origin=https://partner.example`); the `GET /auth/launch` page
+                 *     sends its own `origin`. An invalid one is `invalid_request`, and nothing is consumed.
+                 * @example https://partner.example
+                 */
+                origin?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["LaunchRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LaunchForm"];
                 "application/json": components["schemas"]["LaunchRequest"];
             };
         };
@@ -10223,12 +10751,15 @@ export interface operations {
                      *
                      *     A signed-in page opened in a frame by another site finds no cookie (a `Lax`
                      *     cookie is not sent to a cross-site frame, a partitioned one belongs to the site
-                     *     that launched it), so the app pages can be framed by the partner without a
-                     *     `frame-ancestors` list.
+                     *     that launched it). Another origin of the same site would find it, so the pages
+                     *     of a session also say who may frame them: the launch's `origin` only, or nobody
+                     *     (see the `origin` parameter).
                      */
                     "Set-Cookie": string;
                     /** @description Always `no-store`. */
                     "Cache-Control": "no-store";
+                    "Content-Security-Policy": components["headers"]["SessionPageContentSecurityPolicy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10238,7 +10769,9 @@ export interface operations {
             /**
              * @description A page naming the OAuth error (`invalid_request`, `unsupported_grant_type`,
              *     `invalid_grant`, `invalid_scope`, `invalid_target`) in its text and in
-             *     `<meta name="oauth-error" content="<code>">`. No cookie is set.
+             *     `<meta name="oauth-error" content="<code>">`. No cookie is set. A field, or a
+             *     string of the JWT, that is not well-formed Unicode or contains the NUL character is
+             *     `invalid_request`, as is a request with no body at all.
              */
             400: {
                 headers: {
@@ -10255,7 +10788,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10269,6 +10804,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10278,7 +10814,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10292,6 +10830,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10301,7 +10840,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10315,6 +10856,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10324,7 +10866,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10338,6 +10882,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10347,7 +10892,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10361,6 +10908,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
         };
@@ -10370,7 +10918,9 @@ export interface operations {
             query?: {
                 /**
                  * @description The query string of the launch `target`, passed on unchanged (`/onramp?amount=500`). Any
-                 *     parameters are accepted; the page shows them and the flow reads those it knows.
+                 *     parameters are accepted; the page shows them and the flow reads those it knows. Like every
+                 *     string of a request, each name and value must be well-formed Unicode without the NUL
+                 *     character (otherwise 400).
                  * @example {
                  *       "amount": "500"
                  *     }
@@ -10384,6 +10934,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AppPage"];
+            400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
         };
     };

@@ -2,6 +2,14 @@
  * Issuing and revoking API keys (seed part 5, rules 5 to 7): only a business organization
  * whose KYB is approved holds keys, at most 5 active at a time, the whole key is returned
  * once and only its hash is kept, a revoked key stops working with its next request.
+ *
+ * A key creates keys for its own organization only, never for a customer organization
+ * (createApiKey in the contract). A customer's key acts as the customer, whose own children
+ * are its direct children: a partner that could mint one would reach its grandchildren,
+ * which the service keeps out of its reach (seed part 2: only direct children are
+ * addressable through the partner's key). It would gain nothing else, since its own key
+ * already acts for the customer. Listing and revoking a direct customer's keys stay
+ * allowed: they reach nothing further, and a partner can end a leaked one.
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
@@ -14,6 +22,13 @@ export interface IssuedKey {
   row: ApiKeyRow;
   /** The whole key: shown in this answer and never again. */
   key: string;
+}
+
+/** `forbidden` unless the key creates a key for its own organization. */
+export function assertOwnOrganization(callerOrganizationId: string, organizationId: string) {
+  if (organizationId !== callerOrganizationId) {
+    throw new Problem('forbidden', "API keys are created by the organization that holds them; a partner acts for its customer organizations with its own key.");
+  }
 }
 
 export async function issueApiKey(storage: Storage, config: Pick<Config, 'env'>, organizationId: string, now: Date): Promise<IssuedKey> {

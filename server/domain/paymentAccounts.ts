@@ -15,6 +15,7 @@ import { paymentAccountsRepository, type NewPaymentAccountRow, type PaymentAccou
 import { verificationsRepository } from '../storage/verifications.ts';
 import { recordV2Event } from '../webhooks/outbox.ts';
 import { clabeProblem } from './clabe.ts';
+import { isApproved } from './organizations.ts';
 import { pageMeta, type PageRequest } from './pagination.ts';
 
 type Schemas = components['schemas'];
@@ -59,11 +60,16 @@ export function accountStatus(rails: Rails, disabled: boolean): PaymentAccount['
 }
 
 /**
- * The organization's verified tax id (omitting `registrationInfo.taxId` uses it): the
- * `taxId` of its last accepted KYC submission (a person) or KYB submission (a business),
- * kept by the verification flows in `verifications.submission`. None before a submission.
+ * The organization's verified tax id (omitting `registrationInfo.taxId` uses it, and a sent
+ * one must equal it): the `taxId` of the KYC (a person) or KYB (a business) submission that
+ * verification approved, kept by the verification flows in `verifications.submission`.
+ * None until the verification is approved: a tax id that is only submitted (or in review,
+ * or denied) is the customer's claim, not a verified fact, so it neither fills in nor
+ * refuses a registration (createPaymentAccount in the contract). Approval is final, so the
+ * submission it approved no longer changes.
  */
 export async function verifiedTaxId(db: Db | Tx, organization: OrganizationRow): Promise<string | undefined> {
+  if (!isApproved(organization)) return undefined;
   const verification = await verificationsRepository(db).find(organization.id, organization.type === 'personal' ? 'kyc' : 'kyb');
   if (!verification?.submission) return undefined;
   try {

@@ -307,6 +307,8 @@ export interface AuthTokensTable {
   grant_id: string;
   /** Sessions: where the app sends the person back to. */
   return_url: string | null;
+  /** Sessions: the only origin that may frame its app pages (the launch's `origin`); null: none may. */
+  frame_ancestor: string | null;
   created_at: string;
   expires_at: string;
   /** Refresh tokens: when it was consumed. */

@@ -19,20 +19,18 @@
  * processes; an in-process signal on SQLite). Without `webhookPollMs` the job runs with the
  * others, every `jobIntervalMs`.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type pg from 'pg';
 import type { Job } from '../jobs.ts';
+import { connection } from '../outbound.ts';
 import type { Services } from '../services.ts';
 import { webhooksRepository, type ClaimedAttempt, type FinishedAttempt } from '../storage/webhooks.ts';
 import { deliveriesChannel, onDeliveriesRecorded } from './outbox.ts';
 import { decide, maxAttempts, type AttemptOutcome } from './retry.ts';
 import { signCanonical } from './signature.ts';
-import { isPublicAddress } from './urls.ts';
 
 /** Deliveries claimed per transaction at most. */
 const batchSize = 100;
@@ -215,23 +213,6 @@ function deferred() {
   return { promise, resolve };
 }
 
-/** Connections are kept and reused per receiver; apart for production, whose sockets were all connected through the public-only lookup. */
-const agents = {
-  any: { http: new http.Agent({ keepAlive: true, timeout: 4000 }), https: new https.Agent({ keepAlive: true, timeout: 4000 }) },
-  publicOnly: { http: new http.Agent({ keepAlive: true, timeout: 4000 }), https: new https.Agent({ keepAlive: true, timeout: 4000 }) },
-};
-
-/** Resolves names to public addresses only (production), so DNS cannot point a delivery inward. */
-const publicLookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error);
-    const allowed = addresses.filter((a) => isPublicAddress(a.address));
-    if (allowed.length === 0) return callback(Object.assign(new Error(`address not allowed: ${hostname} resolves to no public address`), { code: 'EADDRNOTALLOWED' }));
-    if (options.all) return callback(null, allowed);
-    return callback(null, allowed[0]!.address, allowed[0]!.family);
-  });
-}) as unknown as LookupFunction;
-
 /** One POST; resolves with the answer's status or why none came (never rejects). */
 export function post(
   url: string,
@@ -246,9 +227,15 @@ export function post(
     } catch {
       return resolve({ error: 'not sent: the URL is not valid' });
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (options.publicOnly && (target.protocol !== 'https:' || (isIP(host) && !isPublicAddress(host)))) {
-      return resolve({ error: `address not allowed: production delivers to https on public addresses only` });
+    // Production: https (refused at subscription already; this covers rows older than a rule)
+    // to public addresses only, literal or resolved (server/outbound.ts).
+    if (options.publicOnly && target.protocol !== 'https:') return resolve({ error: 'address not allowed: production delivers over https only' });
+    let agent: http.Agent;
+    try {
+      ({ agent } = connection(target, { publicOnly: options.publicOnly }));
+    } catch (error) {
+      // AddressNotAllowed: a literal address that is not public.
+      return resolve({ error: (error as Error).message });
     }
     let settled = false;
     const done = (outcome: AttemptOutcome) => {
@@ -274,8 +261,7 @@ export function post(
           'User-Agent': 'ramp-webhooks/1.0',
         },
         // Idle sockets close after 4 s (sooner when the receiver's Keep-Alive header says so).
-        agent: agents[options.publicOnly ? 'publicOnly' : 'any'][target.protocol === 'https:' ? 'https' : 'http'],
-        ...(options.publicOnly ? { lookup: publicLookup } : {}),
+        agent,
         ...(options.ca && target.protocol === 'https:' ? { ca: options.ca } : {}),
       },
       (response) => {

@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/types/ramp.ts';
+import { urlProblem } from '../outbound.ts';
 import { Problem, validationError } from '../problems.ts';
 import type { Services } from '../services.ts';
 import type { Db } from '../storage/database.ts';
 import { webhooksRepository, type AttemptRow, type DeliveryRow, type SubscriptionRow, type Surface } from '../storage/webhooks.ts';
 import { newSecret } from './signature.ts';
-import { urlProblem } from './urls.ts';
 
 type Schemas = components['schemas'];
 

@@ -2,7 +2,8 @@
  * The launch pages in a real Chromium. A partner site (a small node:http server on
  * 127.0.0.1) embeds the launch page, served by the test server on `localhost`, a different
  * origin and site, in an iframe and answers the postMessage handshake; or it form-POSTs to
- * `/auth/launch` at the top level. Screenshots go to test-results/.
+ * `/auth/launch` at the top level. A third server plays another origin that frames the app
+ * pages. Screenshots go to test-results/.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
 import { jwtBearer, Partner } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { testBudget, waitBudget } from '../support/wait.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -23,6 +25,8 @@ describe.skipIf(!browserAvailable)('the launch pages in Chromium', () => {
   let site: Server;
   let appOrigin: string;
   let siteOrigin: string;
+  let other: Server;
+  let otherPort: number;
 
   /**
    * The partner's site. `/embed` frames the launch page and answers its request: first
@@ -81,7 +85,14 @@ describe.skipIf(!browserAvailable)('the launch pages in Chromium', () => {
 ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="display:none" srcdoc="${escapeHtml(intruder)}"></iframe>` : ''}`,
       };
     }
+    if (request.pathname === '/frame') return framer(request);
     return { type: 'text/plain', body: 'not found' };
+  }
+
+  /** A page that frames `src` (the partner's own, or another origin's). */
+  function framer(request: URL) {
+    const src = request.searchParams.get('src') ?? '';
+    return { type: 'text/html', body: `<!doctype html><title>Framer</title><h1>${escapeHtml(request.origin)}</h1><iframe id="app" src="${escapeHtml(src)}" style="width:640px;height:360px"></iframe>` };
   }
 
   beforeAll(async () => {
@@ -99,13 +110,22 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    // Another origin, reached as localhost (the app's site) or 127.0.0.1 (the partner's site).
+    other = createServer((req, res) => {
+      const { type, body } = framer(new URL(req.url ?? '/', `http://${req.headers.host}`));
+      res.writeHead(200, { 'Content-Type': type }).end(body);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherPort = (other.address() as AddressInfo).port;
     browser = await launchBrowser();
-  }, 60_000);
+  }, testBudget);
 
   afterAll(async () => {
     await browser?.close();
     site?.closeAllConnections();
     site?.close();
+    other?.closeAllConnections();
+    other?.close();
     await server?.close();
   });
 
@@ -121,13 +141,14 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
     try {
       const launches: { cookie: string | null; dest: string | undefined }[] = [];
       page.on('response', async (response) => {
-        if (response.request().method() === 'POST' && response.url() === `${appOrigin}/auth/launch`) {
+        // The page passes its origin on: the session's pages may be framed by it alone.
+        if (response.request().method() === 'POST' && response.url() === `${appOrigin}/auth/launch?origin=${encodeURIComponent(siteOrigin)}`) {
           launches.push({ cookie: await response.headerValue('set-cookie'), dest: response.request().headers()['sec-fetch-dest'] });
         }
       });
       await page.goto(`${siteOrigin}/embed?target=${encodeURIComponent('/kyc?step=1')}&scope=kyc`);
       const frame = page.frameLocator('#ramp');
-      expect(await frame.locator('#flow').textContent({ timeout: 15_000 })).toBe('kyc');
+      expect(await frame.locator('#flow').textContent({ timeout: waitBudget })).toBe('kyc');
       expect(await frame.locator('#name').textContent()).toBe('Ana López');
       expect(await frame.locator('#return').getAttribute('href')).toBe(`${siteOrigin}/wallet`);
       expect(frameWith(page, '/kyc?step=1')).toBeDefined();
@@ -138,6 +159,63 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       const cookies = await context.cookies(appOrigin);
       expect(cookies.map((c) => c.name)).toContain('ramp_session');
       await page.screenshot({ path: join(artifactsDir, 'launch-iframe-signed-in.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  /**
+   * Frames `${appOrigin}${path}` from `framerOrigin` and answers what the browser did: the
+   * status the app answered (200: the session cookie went along) and whether the frame shows
+   * the app's page or the browser's refusal.
+   */
+  async function frameFrom(page: Page, framerOrigin: string, path: string) {
+    const answered = page.waitForResponse((response) => response.url() === `${appOrigin}${path}`);
+    await page.goto(`${framerOrigin}/frame?src=${encodeURIComponent(`${appOrigin}${path}`)}`);
+    const status = (await answered).status();
+    const frame = (await (await page.$('#app'))!.contentFrame())!;
+    // A refused frame commits the browser's error document instead of the page.
+    await page.waitForFunction(() => document.readyState === 'complete');
+    await frame.waitForLoadState();
+    const shown = frame.url() === `${appOrigin}${path}` ? await frame.locator('#flow').textContent({ timeout: waitBudget }) : null;
+    return { status, frameUrl: frame.url(), shown };
+  }
+
+  it('after a top-level launch no other origin may frame the app pages, not even one of the same site', async () => {
+    const { context, page } = await newPage();
+    try {
+      const refusals: string[] = [];
+      page.on('console', (message) => { if (/frame-ancestors/.test(message.text())) refusals.push(message.text()); });
+      await page.goto(`${siteOrigin}/form?target=${encodeURIComponent('/kyc')}&scope=kyc`);
+      await page.click('#go');
+      await page.waitForURL(`${appOrigin}/kyc`);
+      // localhost:<other port> is another origin of the app's own site: the Lax cookie goes along.
+      for (const path of ['/kyc', '/account']) {
+        const framed = await frameFrom(page, `http://localhost:${otherPort}`, path);
+        expect(framed.status, path).toBe(200);
+        expect(framed.shown, path).toBeNull();
+        expect(framed.frameUrl, path).not.toBe(`${appOrigin}${path}`);
+      }
+      expect(refusals.length).toBeGreaterThan(0);
+      expect(refusals[0]).toContain("frame-ancestors 'none'");
+      await page.screenshot({ path: join(artifactsDir, 'app-page-framing-refused.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("after an embedded launch the app pages may be framed by the partner's origin alone", async () => {
+    const { context, page } = await newPage();
+    try {
+      await page.goto(`${siteOrigin}/embed?target=/kyc&scope=kyc`);
+      expect(await page.frameLocator('#ramp').locator('#flow').textContent({ timeout: waitBudget })).toBe('kyc');
+      const partnerFrame = await frameFrom(page, siteOrigin, '/kyc');
+      expect(partnerFrame).toMatchObject({ status: 200, shown: 'kyc' });
+      // 127.0.0.1:<other port> shares the partner's site, so the partitioned cookie goes along.
+      const otherFrame = await frameFrom(page, `http://127.0.0.1:${otherPort}`, '/kyc');
+      expect(otherFrame.status).toBe(200);
+      expect(otherFrame.shown).toBeNull();
+      expect(otherFrame.frameUrl).not.toBe(`${appOrigin}/kyc`);
     } finally {
       await context.close();
     }
@@ -173,13 +251,19 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       expect(await context.cookies(appOrigin)).toEqual([]);
       await page.screenshot({ path: join(artifactsDir, 'launch-invalid-target.png') });
 
-      await page.goto(`${siteOrigin}/embed?target=/settings`);
-      const frame = page.frameLocator('#ramp');
-      expect(await frame.locator('#error').textContent({ timeout: 15_000 })).toBe('invalid_target');
-      await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
-      const received = await page.evaluate(() => (window as unknown as { received: unknown[] }).received);
-      expect(received).toEqual([{ type: 'service:auth:request' }, { type: 'service:auth:error', error: 'invalid_target' }]);
-      await page.screenshot({ path: join(artifactsDir, 'launch-iframe-invalid-target.png') });
+      // The postMessage page sends its embedder's target on as it is: an absolute URL is
+      // invalid_target there too, not invalid_request.
+      for (const target of ['/settings', 'https://evil.example/kyc']) {
+        await page.goto(`${siteOrigin}/embed?target=${encodeURIComponent(target)}`);
+        const frame = page.frameLocator('#ramp');
+        expect(await frame.locator('#error').textContent({ timeout: waitBudget }), target).toBe('invalid_target');
+        await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
+        const received = await page.evaluate(() => (window as unknown as { received: unknown[] }).received);
+        expect(received, target).toEqual([{ type: 'service:auth:request' }, { type: 'service:auth:error', error: 'invalid_target' }]);
+        expect(frameWith(page, '/auth/launch'), target).toBeDefined();
+        if (target === '/settings') await page.screenshot({ path: join(artifactsDir, 'launch-iframe-invalid-target.png') });
+      }
+      expect(await context.cookies(appOrigin)).toEqual([]);
     } finally {
       await context.close();
     }
@@ -196,7 +280,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       // Past the first 10 s, still waiting thanks to the await.
       expect(await frame.locator('#title').textContent()).toBe('Signing in…');
       await page.clock.runFor(25_000);
-      expect(await frame.locator('#error').textContent({ timeout: 5_000 })).toBe('timeout');
+      expect(await frame.locator('#error').textContent({ timeout: waitBudget })).toBe('timeout');
       await page.waitForFunction(() => (window as unknown as { received: { type: string }[] }).received.some((m) => m.type === 'service:auth:error'));
       expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([
         { type: 'service:auth:request' },
@@ -216,7 +300,7 @@ ${mode === 'intruder' ? `<iframe id="intruder" sandbox="allow-scripts" style="di
       await page.waitForFunction(() => (window as unknown as { intruderSent?: boolean }).intruderSent === true);
       await page.clock.runFor(11_000);
       const frame = page.frameLocator('#ramp');
-      expect(await frame.locator('#error').textContent({ timeout: 5_000 })).toBe('timeout');
+      expect(await frame.locator('#error').textContent({ timeout: waitBudget })).toBe('timeout');
       expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([
         { type: 'service:auth:request' },
         { type: 'service:auth:error', error: 'timeout' },

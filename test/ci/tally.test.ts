@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { foreignClosingLines } from '../../scripts/ci-closing-lines.ts';
 import { root } from '../support/documents.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ci-tally-'));
@@ -25,9 +26,9 @@ const junitReport = (name: string, suites: { tests: number; failures: number; er
   writeFileSync(file, `<?xml version="1.0" encoding="utf-8"?>\n<testsuites tests="0">\n${body}\n</testsuites>\n`);
   return file;
 };
-const tally = (...files: string[]) => {
-  const run = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'ci-tally.ts'), ...files], { encoding: 'utf8' });
-  return { status: run.status, lines: run.stdout.trim().split('\n') };
+const tally = (...args: string[]) => {
+  const run = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'scripts', 'ci-tally.ts'), ...args], { encoding: 'utf8' });
+  return { status: run.status, lines: run.stdout.trimEnd().split('\n') };
 };
 
 describe('the CI tally', () => {
@@ -37,9 +38,9 @@ describe('the CI tally', () => {
     const fuzz = junitReport('junit.xml', [{ tests: 7, failures: 0, errors: 0, skipped: 1 }, { tests: 2, failures: 0, errors: 0, skipped: 0 }]);
     const { status, lines } = tally(sqlite, postgres, fuzz);
     expect(lines).toEqual([
-      `${sqlite}: 10 passed, 0 failed, 3 skipped`,
-      `${postgres}: 5 passed, 0 failed, 0 skipped`,
-      `${fuzz}: 8 passed, 0 failed, 1 skipped`,
+      `  report ${sqlite} counts 10 passed, 0 failed, 3 skipped`,
+      `  report ${postgres} counts 5 passed, 0 failed, 0 skipped`,
+      `  report ${fuzz} counts 8 passed, 0 failed, 1 skipped`,
       'ci: 23 passed, 0 failed, 4 skipped',
     ]);
     expect(status).toBe(0);
@@ -57,8 +58,30 @@ describe('the CI tally', () => {
   it('fails the run when a stage wrote no report', () => {
     const missing = join(dir, 'never-written.json');
     const { status, lines } = tally(vitestReport('present.json', { passed: 1, failed: 0, skipped: 0 }), missing);
-    expect(lines).toContain(`${missing}: missing`);
+    expect(lines).toContain(`  report ${missing} is missing`);
     expect(lines.at(-1)).toBe('ci: 1 passed, 1 failed, 0 skipped');
     expect(status).toBe(1);
+  });
+
+  it('fails the run when what it printed holds another runner\'s closing line, and names it', () => {
+    const report = vitestReport('clean.json', { passed: 4, failed: 0, skipped: 0 });
+    const console = join(dir, 'console.log');
+    writeFileSync(console, '== tests\nreports in test-results/fuzz\n');
+    const clean = tally('--console', console, report);
+    expect(clean.status).toBe(0);
+    expect(clean.lines.at(-1)).toBe('ci: 4 passed, 0 failed, 0 skipped');
+
+    writeFileSync(console, '== fuzz\n============ 3 warnings in 600.02s ============\n== done\n');
+    const dirty = tally('--console', console, report);
+    expect(dirty.status).toBe(1);
+    expect(dirty.lines.join('\n')).toMatch(/pytest's closing line .*line 2\)/);
+    // Still the tally last, so the counts are read even from a refused run.
+    expect(dirty.lines.at(-1)).toBe('ci: 4 passed, 0 failed, 0 skipped');
+  });
+
+  it('prints no line but the last that a reader could take for a closing line', () => {
+    const { lines } = tally(vitestReport('one.json', { passed: 1, failed: 0, skipped: 0 }), junitReport('two.xml', [{ tests: 1, failures: 0, errors: 0, skipped: 0 }]));
+    expect(foreignClosingLines(lines.slice(0, -1).join('\n'))).toEqual([]);
+    expect(foreignClosingLines(lines.at(-1)!)).toHaveLength(1);
   });
 });

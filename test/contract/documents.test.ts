@@ -102,10 +102,13 @@ describe('the problem types', () => {
     for (const [slug, status] of Object.entries(seedProblems)) {
       const schema = schemas[`${pascal(slug)}Problem`];
       expect(schema, slug).toBeDefined();
-      const fixed = schema.allOf.find((part: Json) => part.properties?.type);
-      expect(fixed.properties.type.const).toBe(`https://docs.ramp.example/errors/${slug}`);
-      expect(fixed.properties.status.const).toBe(status);
-      expect(typeof fixed.properties.title.const).toBe('string');
+      // One flat object (openapi-zod-client cannot discriminate allOf intersections).
+      expect(schema.allOf).toBeUndefined();
+      const fixed = schema;
+      expect(fixed.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance']));
+      expect(fixed.properties.type.enum).toEqual([`https://docs.ramp.example/errors/${slug}`]);
+      expect(fixed.properties.status.enum).toEqual([status]);
+      expect(fixed.properties.title.enum).toEqual([expect.any(String)]);
     }
   });
 
@@ -152,5 +155,115 @@ describe('the source files', () => {
     };
     visit(joined, '#');
     expect(numeric).toEqual([]);
+  });
+});
+
+describe('fixed values', () => {
+  it('are single-value enums, never `const`, in every schema (client generators drop or reject `const`)', () => {
+    const consts: string[] = [];
+    const visit = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      if ('const' in node && at.includes('/schemas/')) consts.push(at);
+      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${k}`);
+    };
+    visit(joined.components, '#/components');
+    expect(consts).toEqual([]);
+  });
+});
+
+describe('the form bodies of /auth/token and /auth/launch', () => {
+  // A form has no union, so each form body is one flat object beside the JSON body's
+  // discriminated union; the two must not drift apart.
+  for (const path of ['/auth/token', '/auth/launch']) {
+    it(`${path}: the form schema has the fields of the JSON union's variants, as they are there`, () => {
+      const content = joined.paths[path].post.requestBody.content;
+      const form = deref(joined, content['application/x-www-form-urlencoded'].schema);
+      const union = deref(joined, content['application/json'].schema);
+      const variants: Json[] = union.oneOf.map((v: Json) => deref(joined, v));
+      expect(form.oneOf).toBeUndefined();
+      expect(form.type).toBe('object');
+      expect(form.properties.grant_type.enum).toEqual(variants.flatMap((v) => v.properties.grant_type.enum));
+      const fields = new Set(variants.flatMap((v) => Object.keys(v.properties)));
+      expect(new Set(Object.keys(form.properties))).toEqual(fields);
+      for (const variant of variants) {
+        for (const [name, schema] of Object.entries<Json>(variant.properties)) {
+          if (name === 'grant_type') continue;
+          const { description: _a, ...rule } = schema;
+          const { description: _b, ...formRule } = form.properties[name];
+          expect(formRule, `${name} of ${variant.title}`).toEqual(rule);
+        }
+      }
+      // Required in every variant, so required in the form; the rest is checked by grant_type.
+      const always = [...fields].filter((name) => variants.every((v) => v.required.includes(name)));
+      expect([...form.required].sort()).toEqual(always.sort());
+    });
+  }
+});
+
+describe('the client-generation bundle (ramp-clients.yaml)', () => {
+  const clients = loadBundle('ramp-clients');
+
+  it('is the joined document without its webhooks, their event schemas kept in components, one request body per operation', () => {
+    expect(clients.webhooks).toBeUndefined();
+    expect(joined.webhooks).toBeDefined();
+    // Sign-in's form body stays in auth.yaml and ramp.yaml; generated clients send JSON.
+    const withoutForms = structuredClone(joined.paths);
+    for (const path of ['/auth/token', '/auth/launch']) {
+      expect(Object.keys(withoutForms[path].post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+      delete withoutForms[path].post.requestBody.content['application/x-www-form-urlencoded'];
+    }
+    expect(clients.paths).toEqual(withoutForms);
+    expect(clients.components.schemas).toEqual(joined.components.schemas);
+    for (const [name, item] of Object.entries<Json>(joined.webhooks)) {
+      const body = item.post.requestBody.content['application/json'].schema;
+      expect(body.$ref, name).toMatch(/^#\/components\/schemas\//);
+    }
+    // Only what the webhooks alone used is left out.
+    const { XSignature: _signature, ...parameters } = joined.components.parameters;
+    expect(clients.components.parameters).toEqual(parameters);
+    expect(reachableRefs(clients, clients.paths).size).toBeGreaterThan(0);
+    const dangling = [...reachableRefs(clients, { paths: clients.paths, components: clients.components })].filter((ref) => deref(clients, { $ref: ref }) === undefined);
+    expect(dangling).toEqual([]);
+  });
+});
+
+describe('names in generated clients', () => {
+  const schemas = Object.entries<Json>(joined.components.schemas);
+  const words = (value: string) => value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  /** Every enum of the document: the top-level ones of components and the inline ones of their properties. */
+  const enums = (): { where: string; topLevel: boolean; schema: Json }[] => {
+    const found: { where: string; topLevel: boolean; schema: Json }[] = [];
+    const visit = (node: unknown, where: string, topLevel: boolean) => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray((node as Json).enum)) found.push({ where, topLevel, schema: node as Json });
+      for (const [k, v] of Object.entries(node)) if (k !== 'enum' && k !== 'examples' && k !== 'example') visit(v, `${where}/${k}`, false);
+    };
+    for (const [name, schema] of schemas) visit(schema, name, true);
+    return found;
+  };
+
+  it("no two enums give a Go constant the same name (openapi-generator's Go client: one package, UPPER_SNAKE names)", () => {
+    const owners = new Map<string, string[]>();
+    for (const { where, topLevel, schema } of enums()) {
+      if (!topLevel || schema.type !== 'string') continue;
+      schema.enum.forEach((value: string, i: number) => {
+        const name = schema['x-enum-varnames']?.[i] ?? words(value).join('_').toUpperCase();
+        owners.set(name, [...(owners.get(name) ?? []), where]);
+      });
+    }
+    expect([...owners].filter(([, where]) => where.length > 1)).toEqual([]);
+  });
+
+  it('no enum value names a Go constant like a schema type (oapi-codegen: PascalCase names)', () => {
+    const types = new Set(schemas.map(([name]) => name));
+    const clashes = enums().flatMap(({ where, schema }) =>
+      schema['x-enum-varnames'] || schema.type !== 'string' ? [] : schema.enum.filter((value: string) => types.has(words(value).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''))).map((value: string) => `${where}: ${value}`),
+    );
+    expect(clashes).toEqual([]);
+  });
+
+  it("no schema is named like oapi-codegen's response wrapper of an operation (<OperationId>Response)", () => {
+    const wrappers = operationsOf(joined).map(({ operation }) => `${operation.operationId[0].toUpperCase()}${operation.operationId.slice(1)}Response`);
+    expect(wrappers.filter((name) => joined.components.schemas[name])).toEqual([]);
   });
 });

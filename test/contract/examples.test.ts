@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // ajv-formats is CommonJS: its default export is the plugin itself.
 const addFormats = formats as unknown as typeof formats.default;
-import { deref, loadBundle, pointer, surfaces, type Json } from '../support/documents.ts';
+import { bundleNames, deref, loadBundle, pointer, type Json } from '../support/documents.ts';
 
 interface Example {
   where: string;
@@ -33,12 +33,14 @@ function examplesOf(document: Json): Example[] {
   return found;
 }
 
-for (const surface of surfaces) {
-  describe(`${surface} examples`, () => {
-    const document = loadBundle(surface);
+// Every bundle, read by a YAML 1.2 reader and by a YAML 1.1 one: the bundles quote what a
+// YAML 1.1 reader would otherwise turn into a date or a boolean, so both read the same examples.
+for (const surface of bundleNames) for (const yaml of ['1.2', '1.1'] as const) {
+  describe(`${surface}.yaml examples, read as YAML ${yaml}`, () => {
+    const document = loadBundle(surface, { yaml });
     const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: false });
     addFormats(ajv);
-    const id = `https://contract.ramp.example/${surface}`;
+    const id = `https://contract.ramp.example/${surface}/${yaml}`;
     ajv.addSchema({ ...document, $id: id });
     const examples = examplesOf(document);
 

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
+import { testBudget, waitBudget } from '../support/wait.ts';
 import { deref, loadBundle, operationsOf, root, surfaces, type Json } from '../support/documents.ts';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -17,11 +18,11 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     mkdirSync(artifactsDir, { recursive: true });
-  }, 60_000);
+  });
   afterAll(async () => browser?.close());
 
   for (const surface of surfaces) {
-    it(`${surface}.html renders offline with every operation`, { timeout: 90_000 }, async () => {
+    it(`${surface}.html renders offline with every operation`, { timeout: testBudget }, async () => {
       const page = await browser.newPage();
       const external: string[] = [];
       // Offline means offline: any request that leaves the file is recorded and refused.
@@ -39,13 +40,13 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       // operation and webhook must be listed by its summary.
       const tags = [...new Set(operations.flatMap(({ operation }) => operation.tags ?? []))];
       const menu = page.locator('[data-component-name="Menu/Menu"]').first();
-      await menu.getByText(tags[0]!, { exact: true }).last().waitFor({ timeout: 30_000 });
+      await menu.getByText(tags[0]!, { exact: true }).last().waitFor({ timeout: waitBudget });
       let text = '';
       for (const tag of tags) {
         const first = menu.getByText(operations.find(({ operation }) => operation.tags?.includes(tag))!.operation.summary, { exact: true }).first();
         // A tag may already be open (the one shown first); a click would close it.
         if (!(await first.isVisible())) await menu.getByText(tag, { exact: true }).last().click(); // after any same-named heading of the description
-        await first.waitFor();
+        await first.waitFor({ timeout: waitBudget });
         // Opening a tag may close the others: read the menu while this one is open.
         text += await menu.innerText();
       }
@@ -58,11 +59,11 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       const target = withSample.find(({ operation }) => operation.tags?.includes(tags.at(-1))) ?? withSample[0]!;
       const entry = menu.getByText(target.operation.summary, { exact: true }).first();
       if (!(await entry.isVisible())) await menu.getByText(target.operation.tags[0], { exact: true }).last().click();
-      await entry.scrollIntoViewIfNeeded({ timeout: 60_000 });
-      await entry.click({ timeout: 60_000 });
+      await entry.scrollIntoViewIfNeeded({ timeout: waitBudget });
+      await entry.click({ timeout: waitBudget });
       const call = `ramp.${target.method.toUpperCase()}('${target.path}'`;
       const sample = page.locator('pre, code').filter({ hasText: 'createRampClient' }).filter({ hasText: target.operation.operationId === 'createToken' ? 'exchangeJwt' : call }).first();
-      await sample.waitFor({ state: 'visible', timeout: 30_000 });
+      await sample.waitFor({ state: 'visible', timeout: waitBudget });
       expect(await page.getByText('TypeScript (@ramp/client)').first().isVisible()).toBe(true);
       await page.screenshot({ path: join(artifactsDir, `redoc-${surface}.png`) });
       expect(errors).toEqual([]);
@@ -70,12 +71,12 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       await page.close();
     });
 
-    it(`${surface}.html shows each operation's path, parameters and responses`, { timeout: 180_000 }, async () => {
+    it(`${surface}.html shows each operation's path, parameters and responses`, { timeout: 2 * testBudget }, async () => {
       const page = await browser.newPage();
       await page.goto(pathToFileURL(join(root, 'generated', 'docs', `${surface}.html`)).href);
       const bundle = loadBundle(surface);
       const operations = operationsOf(bundle);
-      await page.locator('[data-component-name="Menu/Menu"]').first().waitFor({ timeout: 30_000 });
+      await page.locator('[data-component-name="Menu/Menu"]').first().waitFor({ timeout: waitBudget });
       for (const { operation, path, webhook } of operations) {
         // Redoc 3 routes to an operation at #/<tag slug>/<operationId in lower case>.
         const route = `#/${operation.tags[0].toLowerCase().replaceAll(' ', '-')}/${operation.operationId.toLowerCase()}`;
@@ -89,9 +90,9 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
           ...(operation.deprecated ? [['its deprecation', /Deprecated/] as [string, RegExp]] : []),
         ];
         // Redoc renders the route asynchronously: read the operation's own section (the element
-        // whose id is the route) until it shows everything, or 20 s.
+        // whose id is the route) until it shows everything, or the wait budget runs out.
         let text = '';
-        for (const until = Date.now() + 20_000; Date.now() < until; await page.waitForTimeout(100)) {
+        for (const until = Date.now() + waitBudget; Date.now() < until; await page.waitForTimeout(100)) {
           text = await page.evaluate((id) => (document.getElementById(id) as HTMLElement | null)?.innerText ?? '', route.slice(2));
           if (shown.every(([, pattern]) => pattern.test(text))) break;
         }

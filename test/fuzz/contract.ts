@@ -83,6 +83,17 @@ const loopbackUrl = fc.webSegment().map((segment) => `http://127.0.0.1:9/${encod
 const textOf = (s: Json) =>
   fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 24, Math.max(s.minLength ?? 0, 24)), unit: fc.constantFrom('a', 'Z', '0', ' ', 'ñ', 'é', '🙂', '-', '_', '.') });
 
+/**
+ * Strings that are not text, which every operation refuses (server/domain/requestLimits.ts):
+ * text around a NUL, or around a lone surrogate (high or low, unpaired whatever surrounds
+ * it: the text units hold only whole pairs). A URL cannot carry a lone surrogate (its bytes
+ * are UTF-8), a JSON body can, as a `\ud800` escape.
+ */
+export const notText = {
+  nul: fc.tuple(textOf({}), textOf({})).map(([a, b]) => `${a}\u0000${b}`),
+  loneSurrogate: fc.tuple(textOf({}), fc.integer({ min: 0xd800, max: 0xdfff }), textOf({})).map(([a, unit, b]) => `${a}${String.fromCharCode(unit)}${b}`),
+};
+
 /** Valid values of a schema. */
 export function valueOf(schema: Json, depth = 0): fc.Arbitrary<unknown> {
   const s = resolve(schema);

@@ -2,7 +2,8 @@
  * Property tests of every operation of the contract, over HTTP against the real app:
  * requests generated from the documents (valid ones, and valid ones broken in one way) get
  * a documented answer (status, content type, required headers, body schema), never a 5xx;
- * a broken request gets a 4xx; and a refused request leaves every table exactly as it was.
+ * a broken request gets a 4xx (a string that is not text, in the body, query or path: the
+ * documented 400); and a refused request leaves every table exactly as it was.
  *
  * Background jobs are held (they would change the database between two snapshots) and the
  * clock is the test's, so the only writer is the request under test.
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, readyAccount, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
-import { operations, resolve, responseProblems, valueOf, wrongTypeOf, type Operation, type Parameter } from './contract.ts';
+import { notText, operations, resolve, responseProblems, valueOf, wrongTypeOf, type Operation, type Parameter } from './contract.ts';
 
 /** Runs per operation and kind; the whole file stays within about a minute on two cores. */
 const runs = Number(process.env.RAMP_FUZZ_RUNS ?? 6);
@@ -72,6 +73,8 @@ interface Request {
   contentType?: string;
   /** How the request was broken, for invalid ones. */
   broken?: string;
+  /** The one status the documents give a request broken this way, when there is one. */
+  status?: number;
 }
 
 const uuid = fc.uuid({ version: 4 });
@@ -171,6 +174,67 @@ function breakers(op: Operation) {
   return list;
 }
 
+/** The pick-th string of a body (or a new field when it has none) replaced by `text`. */
+function withText(body: unknown, text: string, pick: number): unknown {
+  const copy = structuredClone(body ?? {}) as Record<string, unknown>;
+  const strings: [Record<string, unknown> | unknown[], string | number][] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, item] of Object.entries(node)) {
+      if (typeof item === 'string') strings.push([node as Record<string, unknown>, Array.isArray(node) ? Number(key) : key]);
+      else walk(item);
+    }
+  };
+  walk(copy);
+  if (!strings.length) return { ...copy, note: text };
+  const [parent, key] = strings[pick % strings.length]!;
+  (parent as Record<string | number, unknown>)[key] = text;
+  return copy;
+}
+
+/**
+ * Ways to put a string that is not text into a valid request: in a body string (or field
+ * name), a query value, a path value. Each is refused with the documented 400 whatever the
+ * operation, before the request reaches anything stored.
+ */
+function textBreakers(op: Operation) {
+  const list: { name: string; text: fc.Arbitrary<string>; apply: (r: Request, text: string, pick: number) => Request }[] = [];
+  const query = op.parameters.filter((p) => p.in === 'query');
+  const path = op.parameters.filter((p) => p.in === 'path');
+  for (const [name, text] of [['a NUL', notText.nul], ['a lone surrogate', notText.loneSurrogate]] as const) {
+    if (op.body) {
+      list.push({ name: `${name} in a body string`, text, apply: (r, t, pick) => ({ ...r, body: withText(r.body, t, pick) }) });
+      list.push({ name: `${name} in a body field name`, text, apply: (r, t) => ({ ...r, body: { ...((r.body as object) ?? {}), [t]: 'x' } }) });
+    }
+  }
+  // Parameters travel in the URL: only the NUL (`%00`) can be sent there.
+  if (query.length) {
+    list.push({ name: 'a NUL in a query value', text: notText.nul, apply: (r, t, pick) => {
+      const p = query[pick % query.length]!;
+      // A free-form query object's parameters are its keys.
+      return { ...r, query: { ...r.query, [resolve(p.schema).type === 'object' ? 'amount' : p.name]: t } };
+    } });
+  }
+  if (path.length) {
+    list.push({ name: 'a NUL in a path value', text: notText.nul, apply: (r, t, pick) => {
+      const p = path[pick % path.length]!;
+      const at = op.path.split('/').indexOf(`{${p.name}}`);
+      const parts = r.path.split('/');
+      parts[at] = encodeURIComponent(t);
+      return { ...r, path: parts.join('/') };
+    } });
+  }
+  return list;
+}
+
+function textRefusal(op: Operation): fc.Arbitrary<Request> | undefined {
+  const list = textBreakers(op);
+  if (!list.length) return undefined;
+  return fc
+    .tuple(validRequest(op), fc.nat({ max: list.length - 1 }), fc.nat({ max: 1000 }))
+    .chain(([r, which, pick]) => list[which]!.text.map((t): Request => ({ ...list[which]!.apply(r, t, pick), broken: list[which]!.name, status: 400 })));
+}
+
 function invalidRequest(op: Operation): fc.Arbitrary<Request> | undefined {
   const list = breakers(op);
   if (!list.length) return undefined;
@@ -202,6 +266,7 @@ const checkAnswer = (op: Operation, r: Request, invalid: boolean) => async () =>
   expect(response.status, where).toBeLessThan(500);
   expect(responseProblems(op, response.status, response.headers, response.text_), where).toEqual([]);
   if (invalid) expect(response.status, where).toBeGreaterThanOrEqual(400);
+  if (r.status !== undefined) expect(response.status, where).toBe(r.status);
   if (response.status >= 400) expect(await snapshot(), `a refused request changed the database: ${where}`).toBe(before);
 };
 
@@ -215,6 +280,13 @@ describe('every operation, generated from the contract', () => {
     it(`${op.operationId}: valid requests get documented answers, refusals change nothing`, async () => {
       await fc.assert(fc.asyncProperty(validRequest(op), (r) => checkAnswer(op, r, false)()), { numRuns: runs });
     }, 120_000);
+    if (textBreakers(op).length) {
+      it(`${op.operationId}: strings that are not text get the documented 400 and change nothing`, async () => {
+        // Half the runs: each is refused before any handler, and test/server/documentedErrors.test.ts
+        // already puts each kind in each place of every operation once.
+        await fc.assert(fc.asyncProperty(textRefusal(op)!, (r) => checkAnswer(op, r, true)()), { numRuns: Math.ceil(runs / 2) });
+      }, 120_000);
+    }
     if (breakers(op).length) {
       it(`${op.operationId}: broken requests get a documented 4xx and change nothing`, async () => {
         await fc.assert(fc.asyncProperty(invalidRequest(op)!, (r) => checkAnswer(op, r, true)()), { numRuns: runs });

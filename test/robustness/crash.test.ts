@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { waitBudget } from '../support/wait.ts';
 
 let database: TestDatabase;
 let receiver: Receiver;
@@ -74,7 +75,7 @@ it('keeps every acknowledged write and resumes every pending delivery after a SI
     }
   };
   const writers = [0, 1, 2, 3].map(writer);
-  await eventually(() => approved.length >= 24 && seen.size >= 6, 60_000, 'writes and deliveries under way');
+  await eventually(() => approved.length >= 24 && seen.size >= 6, waitBudget, 'writes and deliveries under way');
   await first.kill();
   stop = true;
   await Promise.all(writers);
@@ -105,7 +106,7 @@ it('keeps every acknowledged write and resumes every pending delivery after a SI
     const eventIds = events.map((e) => e.id);
     const deliveries = await db.selectFrom('webhook_deliveries').select(['event_id']).execute();
     expect(new Set(deliveries.map((d) => d.event_id))).toEqual(new Set(eventIds));
-    await eventually(() => eventIds.every((id) => acknowledged.has(id)), 90_000, 'every event acknowledged by the receiver');
+    await eventually(() => eventIds.every((id) => acknowledged.has(id)), waitBudget, 'every event acknowledged by the receiver');
     await eventually(async () => {
       const open = await db.selectFrom('webhook_deliveries').select(['status']).where('status', '!=', 'delivered').execute();
       return open.length === 0;

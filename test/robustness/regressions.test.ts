@@ -1,11 +1,13 @@
 /**
- * Defects that `npm run test:fuzz` (Schemathesis) and the property tests of test/fuzz found,
- * each kept as the request that showed it. The test server validates its responses against
- * the contract, so an undocumented answer would be a 500 here.
+ * Defects that `npm run test:fuzz` (Schemathesis), the property tests of test/fuzz and the
+ * security review (issue 14) found, each kept as the request that showed it. The test server
+ * validates its responses against the contract, so an undocumented answer would be a 500 here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectPlainError, slugOf } from '../support/errors.ts';
+import { expectPlainError, expectProblem, slugOf } from '../support/errors.ts';
+import { customerClabe, solanaAddress } from '../support/money.ts';
 import { rowCounts } from '../support/organizations.ts';
+import { jwtBearer, Partner, rawJwt, tokenRequest } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -104,4 +106,92 @@ it('passes on a query parameter of an app page named like the parameter object i
     expect(named.status, `${page} ${named.text_.slice(0, 200)}`).toBe(plain.status);
     expect(named.headers.get('content-type')).toBe(plain.headers.get('content-type'));
   }
+});
+
+/**
+ * What a client writes is what it reads, on SQLite and PostgreSQL alike (security review,
+ * issue 14): a string with a NUL (which PostgreSQL cannot keep: it answered 500 where SQLite
+ * stored it) or a lone surrogate (which each engine stored as a different replacement, so the
+ * 201 echoed one string and every later read another) is refused with the surface's
+ * documented 400 before anything is looked up or stored; a well-formed string comes back
+ * exactly as sent. The sweep over every operation is in test/server/documentedErrors.test.ts.
+ */
+describe('strings that are not text', () => {
+  const refusedStrings = [
+    { name: 'a NUL', text: 'a\u0000b', reason: /must not contain the NUL character/ },
+    { name: 'a lone surrogate', text: 'a\ud800b', reason: /must be well-formed Unicode/ },
+  ];
+
+  describe.each(refusedStrings)('$name', ({ text, reason }) => {
+    it('is refused in every kind of field the sandbox answered 500 or stored mangled, storing nothing', async () => {
+      const before = await rowCounts(server);
+      const name = (await server.call('GET', `/organization/${child}`)).json_.displayName;
+      const p = server.partnerId;
+
+      const renamed = await server.call('PUT', `/ramp/organization/${child}/name`, { body: { displayName: text } });
+      expectPlainError(renamed, 400);
+      expect(renamed.json_.error).toMatch(new RegExp(`^displayName ${reason.source}`));
+      const created = await server.call('POST', '/ramp/organization', { body: { displayName: text, type: 'personal' } });
+      expectPlainError(created, 400);
+      const v1Hook = await server.call('POST', '/ramp/webhook', { body: { url: `https://hooks.partner.example/${text}`, eventTypes: ['order_updated'] } });
+      expectPlainError(v1Hook, 400);
+
+      // v2: a validation-error pointing at the string.
+      const v2 = [
+        {
+          path: `/organization/${p}/payment_account`,
+          body: { kind: 'bankAccount', rail: 'spei', accountDetails: { clabe: customerClabe() }, registrationInfo: { accountHolderName: text, taxId: 'GOMM900101AB3' } },
+          pointer: '/registrationInfo/accountHolderName',
+        },
+        { path: `/organization/${p}/quote`, body: { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: `${solanaAddress()}${text}` }, pointer: '/walletAddress' },
+        { path: '/webhook_subscription', body: { url: `http://127.0.0.1:9/${text}`, eventType: 'orderUpdated' }, pointer: '/url' },
+        { path: '/jwt_issuer', method: 'PUT', body: { issuer: `https://auth.${text}.example`, jwks: { keys: [] } }, pointer: '/issuer' },
+        // A property name is text too: pointed at by its object.
+        { path: `/organization/${p}/wallet`, body: { custody: 'external', blockchain: 'solana', address: solanaAddress(), [text]: 1 }, pointer: '/' },
+      ];
+      for (const { path, method = 'POST', body, pointer } of v2) {
+        const response = await server.call(method, path, { body });
+        expectProblem(response, 400, 'validation-error', `${path}: ${response.text_}`);
+        expect(response.json_.errors, path).toEqual([{ pointer, detail: expect.stringMatching(reason) }]);
+      }
+
+      expect((await server.call('GET', `/organization/${child}`)).json_.displayName).toBe(name);
+      expect(await rowCounts(server)).toEqual(before);
+    });
+
+    it('is refused in the unverified iss of an assertion, with no credentials, before any lookup', async () => {
+      const assertion = rawJwt({ alg: 'ES256', typ: 'JWT' }, { iss: text, sub: crypto.randomUUID() }, 'c2ln');
+      const token = await tokenRequest(server, { grant_type: jwtBearer, assertion });
+      expect(token.status, token.text_).toBe(400);
+      expect(token.json_).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(new RegExp(`/iss ${reason.source}`)) });
+      const launch = await server.call('POST', '/auth/launch', {
+        key: null,
+        raw: new URLSearchParams({ grant_type: jwtBearer, assertion, target: '/kyc' }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(launch.status, launch.text_).toBe(400);
+      expect(launch.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(launch.text_).toMatch(/<meta name="oauth-error" content="invalid_request">/);
+      expect(launch.text_).toMatch(reason);
+    });
+
+    it('is refused in a signed claim that the sign-in would store, creating no customer', async () => {
+      const partner = await Partner.create(server);
+      await partner.register();
+      const before = await rowCounts(server);
+      const response = await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ name: `Ana ${text}` }) });
+      expect(response.status, response.text_).toBe(400);
+      expect(response.json_).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(new RegExp(`/name ${reason.source}`)) });
+      expect(await rowCounts(server)).toEqual(before);
+    });
+  });
+
+  it('reads back exactly the well-formed text it accepted, astral characters included', async () => {
+    const name = 'Niño 🙂 𝔘 \u00e9\u0301';
+    const renamed = await server.call('PUT', `/ramp/organization/${child}/name`, { body: { displayName: name } });
+    expect(renamed.status, renamed.text_).toBe(200);
+    expect(renamed.json_.displayName).toBe(name);
+    expect((await server.call('GET', `/organization/${child}`)).json_.displayName).toBe(name);
+    expect((await server.call('GET', `/ramp/customer/${child}`)).json_).toMatchObject({ displayName: name });
+  });
 });

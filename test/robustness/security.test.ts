@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../fuzz/contract.ts';
 import { slugOf } from '../support/errors.ts';
 import { readyAccount, solanaAddress } from '../support/money.ts';
-import { rowCounts } from '../support/organizations.ts';
+import { keyedBusinessChild, rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
 import { eventually, otherPartner } from '../webhooks/support.ts';
+import { waitBudget } from '../support/wait.ts';
 
 /** What an error answer says, with ids taken out (they name what was asked for). */
 const shapeOf = (response: { status: number; json_: any; text_: string }) =>
@@ -42,12 +43,11 @@ describe('organization boundaries', () => {
     mine.v1BankAccount = (await createBankAccount(server, mine.customer)).internalAccountId;
     mine.v1Order = (await server.call('POST', '/ramp/order', { body: { customerId: mine.customer, type: 'onramp', sourceAmount: '250.00', walletId: v1Wallet.id, token: 'CETES' } })).json_.id;
     mine.v1Webhook = (await server.call('POST', '/ramp/webhook', { body: { url: 'https://partner.example/hooks', eventType: 'order_updated' } })).json_.id;
-    // A business child with its own key, and that child's own customer: A's grandchild.
-    const made = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Child business', type: 'business' } })).json_.organizationId;
-    await server.call('POST', `/sandbox/organization/${made}/kyb`, { body: { status: 'approved' } });
-    const key = await server.call('POST', `/organization/${made}/api_key`);
-    child = { id: made, key: key.json_.key };
-    mine.apiKey = key.json_.id;
+    mine.apiKey = (await server.call('POST', `/organization/${p}/api_key`)).json_.id;
+    // A business child with a key of its own (which A's key cannot create), and that child's
+    // own customer: A's grandchild.
+    child = await keyedBusinessChild(server);
+    expect((await server.call('POST', `/organization/${child.id}/api_key`)).status).toBe(403);
     grandchild = (await server.call('POST', '/ramp/organization', { key: child.key, body: { displayName: 'Grandchild', type: 'personal' } })).json_.organizationId;
     mine.event = (await server.services.storage.db.selectFrom('events').select('id').where('partner_id', '=', p).executeTakeFirstOrThrow()).id;
     for (const [name, id] of Object.entries(mine)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
@@ -135,25 +135,22 @@ describe('keys and secrets', () => {
   afterAll(() => server?.close());
 
   it('refuses a deleted key on the very next request, on every surface', async () => {
-    const child = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Keyed', type: 'business' } })).json_.organizationId;
-    await server.call('POST', `/sandbox/organization/${child}/kyb`, { body: { status: 'approved' } });
-    const created = await server.call('POST', `/organization/${child}/api_key`);
+    const own = server.partnerId;
+    const created = await server.call('POST', `/organization/${own}/api_key`);
     const key = created.json_.key as string;
-    expect((await server.call('GET', `/organization/${child}`, { key })).status).toBe(200);
-    expect((await server.call('DELETE', `/organization/${child}/api_key/${created.json_.id}`)).status).toBe(204);
-    const v2 = await server.call('GET', `/organization/${child}`, { key });
+    expect((await server.call('GET', `/organization/${own}`, { key })).status).toBe(200);
+    expect((await server.call('DELETE', `/organization/${own}/api_key/${created.json_.id}`)).status).toBe(204);
+    const v2 = await server.call('GET', `/organization/${own}`, { key });
     expect(v2.status).toBe(401);
     expect(slugOf(v2)).toBe('unauthorized');
     const v1 = await server.call('POST', '/ramp/customers', { key, body: {} });
     expect(v1.status).toBe(401);
-    // Deleting a key twice, or another organization's key, is not found.
-    expect((await server.call('DELETE', `/organization/${child}/api_key/${created.json_.id}`)).status).toBe(404);
+    // Deleting a key twice is not found.
+    expect((await server.call('DELETE', `/organization/${own}/api_key/${created.json_.id}`)).status).toBe(404);
   });
 
   it('returns secrets only in the creation response and never writes them to the logs', { timeout: 180_000 }, async () => {
-    const child = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Secretive', type: 'business' } })).json_.organizationId;
-    await server.call('POST', `/sandbox/organization/${child}/kyb`, { body: { status: 'approved' } });
-    const key = await server.call('POST', `/organization/${child}/api_key`);
+    const key = await server.call('POST', `/organization/${server.partnerId}/api_key`);
     expect(key.status).toBe(201);
     const fullKey = key.json_.key as string;
     const v2 = await server.call('POST', '/webhook_subscription', { body: { url: 'http://127.0.0.1:9/secret-hook', eventType: 'kybUpdated' } });
@@ -163,7 +160,7 @@ describe('keys and secrets', () => {
     for (const s of secrets) expect(s.length).toBeGreaterThan(20);
     // Reads after creation: prefixes at most.
     const reads = [
-      await server.call('GET', `/organization/${child}/api_keys`),
+      await server.call('GET', `/organization/${server.partnerId}/api_keys`),
       await server.call('GET', `/webhook_subscription/${v2.json_.id}`),
       await server.call('GET', '/webhook_subscriptions'),
       await server.call('GET', `/ramp/webhook/${v1.json_.id}`),
@@ -184,7 +181,7 @@ describe('keys and secrets', () => {
     const another = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Another', type: 'business' } })).json_.organizationId;
     expect((await server.call('POST', `/sandbox/organization/${another}/kyb`, { body: { status: 'inProgress' } })).status).toBe(200);
     // A delivery attempt is logged (to a closed port, so it fails and says why).
-    await eventually(async () => (await server.jobs.tick(), server.logs.some((line) => line.includes('webhook attempt'))), 30_000, 'a logged delivery attempt');
+    await eventually(async () => (await server.jobs.tick(), server.logs.some((line) => line.includes('webhook attempt'))), waitBudget, 'a logged delivery attempt');
     const logs = server.logs.join('\n');
     for (const secret of secrets) {
       expect(logs).not.toContain(secret);
@@ -206,6 +203,8 @@ describe('webhook URLs in production', () => {
     'https://[::ffff:127.0.0.1]/hooks', 'https://localhost/hooks', 'https://api.localhost/hooks', 'https://10.0.0.8/hooks', 'https://172.16.5.4/hooks',
     'https://192.168.1.10/hooks', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/hooks', 'https://[fe80::1]/hooks', 'https://0.0.0.0/hooks',
     'https://100.64.0.1/hooks', 'https://intranet/hooks', 'https://printer.local/hooks', 'https://db.internal/hooks', 'http://partner.example.com/hooks',
+    // IPv6 forms that carry an IPv4 address: IPv4-compatible, NAT64, 6to4, Teredo.
+    'https://[::127.0.0.1]/hooks', 'https://[64:ff9b::a9fe:a9fe]/hooks', 'https://[2002:7f00:1::1]/hooks', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hooks',
   ];
 
   it('refuses loopback, private, link-local and local names, v2 and v1, storing nothing', async () => {

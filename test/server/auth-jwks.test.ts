@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CountingListener } from '../support/connections.ts';
+import { keyedBusinessChild } from '../support/organizations.ts';
 import { jwtBearer, newKey, Partner, tokenRequest, type PartnerKey } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -15,10 +17,11 @@ class JwksServer {
   keys: JWK[] = [];
   status = 200;
   body: string | undefined;
+  headers: Record<string, string> = {};
   requests = 0;
   private server: Server = createServer((_req, res) => {
     this.requests += 1;
-    res.writeHead(this.status, { 'Content-Type': 'application/json' });
+    res.writeHead(this.status, { 'Content-Type': 'application/json', ...this.headers });
     res.end(this.body ?? JSON.stringify({ keys: this.keys }));
   });
   url = '';
@@ -100,16 +103,39 @@ describe('a JWKS fetched from jwksUri, with a moving clock', () => {
     expect(jwks.requests).toBe(5);
   });
 
-  it('refuses a jwksUri that answers no acceptable JWKS, keeping the registered one', async () => {
-    for (const [status, body] of [[500, undefined], [200, 'not json'], [200, JSON.stringify({ keys: [{ ...partner.key.publicJwk, d: 'c2VjcmV0' }] })]] as const) {
-      jwks.status = status;
-      jwks.body = body;
+  it('refuses a jwksUri that answers no acceptable JWKS, keeping the registered one, and never repeats what it answered', async () => {
+    // Whatever answers at a jwksUri (here the partner's server; in general any service the
+    // server can reach), the refusal is the same words: no status, no body, no key errors.
+    const secret = 'internal-service-banner-7f3a';
+    const answers: [number, string | undefined, Record<string, string>][] = [
+      [503, secret, {}],
+      [401, JSON.stringify({ error: secret }), {}],
+      [302, '', { Location: `${jwks.url}?moved=${secret}` }],
+      [200, `${secret} is not json`, {}],
+      [200, JSON.stringify({ keys: [{ ...partner.key.publicJwk, d: 'c2VjcmV0' }] }), {}],
+      [200, JSON.stringify({ keys: [{ kty: 'EC', crv: secret, x: 'AA', y: 'AA' }] }), {}],
+      [200, JSON.stringify({ keys: [partner.key.publicJwk], padding: secret.repeat(3000) }), {}],
+    ];
+    const details = new Set<string>();
+    for (const [status, body, headers] of answers) {
+      Object.assign(jwks, { status, body, headers });
+      const requests = jwks.requests;
       const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: `${jwks.url}?v=2` } });
+      expect(jwks.requests).toBe(requests + 1);
       expect(response.status).toBe(400);
+      expect(response.json_.type).toBe('https://docs.ramp.example/errors/validation-error');
+      expect(response.json_.errors).toHaveLength(1);
       expect(response.json_.errors[0].pointer).toBe('/jwksUri');
+      details.add(response.json_.errors[0].detail);
+      expect(response.text_).not.toContain(secret);
+      expect(response.text_).not.toContain(String(status));
+      expect(response.text_).not.toMatch(/private|P-256|crv/);
     }
-    jwks.status = 200;
-    jwks.body = undefined;
+    // Nor does a closed port read differently from a service that answered.
+    const closed = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: 'http://127.0.0.1:9/jwks.json' } });
+    details.add(closed.json_.errors[0].detail);
+    expect([...details]).toEqual([expect.stringMatching(/^the JWKS could not be fetched: no acceptable JWKS came back/)]);
+    Object.assign(jwks, { status: 200, body: undefined, headers: {} });
     expect((await server.call('GET', '/jwt_issuer')).json_.jwksUri).toBe(jwks.url);
   });
 
@@ -154,6 +180,43 @@ describe('sign-in in production', () => {
     const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: 'http://auth.partner.example/jwks.json' } });
     expect(response.status).toBe(400);
     expect(response.json_.errors).toEqual([{ pointer: '/jwksUri', detail: 'must use https in production' }]);
+  });
+
+  it('refuses a jwksUri on a loopback, private or local host without connecting to it', async () => {
+    const listener = await CountingListener.start();
+    try {
+      const before = (await server.call('GET', '/jwt_issuer')).json_;
+      const { port } = listener;
+      for (const host of ['127.0.0.1', '127.1', '2130706433', '[::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', 'localhost', 'localhost.', 'jwks.localhost', '0.0.0.0', '169.254.169.254', '10.0.0.8']) {
+        const jwksUri = `https://${host}:${port}/.well-known/jwks.json`;
+        const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri } });
+        expect(response.status, jwksUri).toBe(400);
+        expect(response.json_.type).toBe('https://docs.ramp.example/errors/validation-error');
+        expect(response.json_.errors).toEqual([{ pointer: '/jwksUri', detail: 'must not point at a loopback, private or local address in production' }]);
+      }
+      expect(listener.connections).toBe(0);
+      expect((await server.call('GET', '/jwt_issuer')).json_).toEqual(before);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('never fetches from a loopback jwksUri stored before the rule: the sign-in is invalid_grant', async () => {
+    const listener = await CountingListener.start();
+    try {
+      const other = await Partner.create(server, (await keyedBusinessChild(server)).key);
+      await other.register();
+      // A row the API would refuse now, as an older registration left it.
+      await server.services.storage.db.updateTable('jwt_issuers')
+        .set({ jwks: null, jwks_uri: `https://127.0.0.1:${listener.port}/jwks.json`, fetched_jwks: null, fetched_at: null, fetch_attempted_at: null })
+        .where('issuer', '=', other.issuer).execute();
+      const response = await tokenRequest(server, { grant_type: jwtBearer, assertion: await other.sign() });
+      expect(response.status).toBe(400);
+      expect(response.json_.error).toBe('invalid_grant');
+      expect(listener.connections).toBe(0);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('requires an https origin for the postMessage page', async () => {

@@ -77,19 +77,43 @@ describe('POST /auth/launch', () => {
     expect(document.headers.get('set-cookie')).toMatch(/SameSite=Lax$/);
   });
 
-  const targets = ['/settings', '/kyc/', '/kyc/../admin', '//evil.example/kyc', '/kyc#fragment', '/KYC', '/kyc\\@evil.example', '/auth/token'];
+  // Whatever its shape, a target that is not allowed is invalid_target (absolute URLs too,
+  // which a schema pattern once answered with invalid_request).
+  const targets = [
+    '/settings', '/kyc/', '/kyc/../admin', '//evil.example/kyc', '/kyc#fragment', '/KYC', '/kyc\\@evil.example', '/auth/token',
+    'https://evil.example/kyc', 'http://localhost:3000/kyc', 'javascript:alert(1)', 'data:text/html,hi', 'kyc', '', ' /kyc', '?kyc',
+    `/kyc?${'a'.repeat(2100)}`,
+  ];
   for (const target of targets) {
-    it(`refuses the target ${JSON.stringify(target)} with invalid_target, consuming nothing`, async () => {
+    it(`refuses the target ${JSON.stringify(target.slice(0, 40))} with invalid_target, consuming nothing`, async () => {
       const assertion = await partner.sign();
-      const response = await launch({ grant_type: jwtBearer, assertion, target });
-      expect(response.status).toBe(400);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(oauthError(response.text_)).toBe('invalid_target');
-      expect(response.headers.get('set-cookie')).toBeNull();
+      for (const response of [await launch({ grant_type: jwtBearer, assertion, target }), await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion, target } })]) {
+        expect(response.status).toBe(400);
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(oauthError(response.text_)).toBe('invalid_target');
+        expect(response.text_).toContain('<code id="error">invalid_target</code>');
+        expect(response.headers.get('set-cookie')).toBeNull();
+      }
       // The JWT was not used up: it still signs in.
       expect((await launch({ grant_type: jwtBearer, assertion, target: '/kyc' })).status).toBe(200);
     });
   }
+
+  it('refuses the app\'s own origin as an absolute target too, and keeps the refresh token', async () => {
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }) })).json_;
+    for (const target of [`${server.url}/kyc`, 'https://evil.example/kyc']) {
+      const refused = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target });
+      expect(oauthError(refused.text_)).toBe('invalid_target');
+    }
+    expect((await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' })).status).toBe(200);
+  });
+
+  it('answers a target that is no string (JSON) or is missing with invalid_request', async () => {
+    for (const target of [42, ['/kyc'], { path: '/kyc' }, null, undefined]) {
+      const response = await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target } });
+      expect(oauthError(response.text_), JSON.stringify(target)).toBe('invalid_request');
+    }
+  });
 
   it("refuses a target whose flow is not in the scopes with invalid_scope; /account needs none", async () => {
     const assertion = await partner.sign({ scope: 'kyc' });
@@ -106,8 +130,12 @@ describe('POST /auth/launch', () => {
   const failures: [string, () => Promise<Record<string, string>>, string][] = [
     ['an expired JWT', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ iat: Math.floor(Date.now() / 1000) - 400, exp: Math.floor(Date.now() / 1000) - 200 }), target: '/kyc' }), 'invalid_grant'],
     ['an unknown scope', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc loans' }), target: '/kyc' }), 'invalid_scope'],
+    ['a JWT whose aud also names another audience', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ aud: ['https://evil.example', partner.audience] }), target: '/kyc' }), 'invalid_grant'],
     ['an unknown grant_type', async () => ({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
     ['no target', async () => ({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
+    // The form body is flat (LaunchForm): the grant's own field is checked by the server.
+    ['no assertion', async () => ({ grant_type: jwtBearer, target: '/kyc' }), 'invalid_request'],
+    ['no refresh_token', async () => ({ grant_type: 'refresh_token', target: '/kyc' }), 'invalid_request'],
     ['a javascript: return_url', async () => ({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
     ['an unknown refresh token', async () => ({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
   ];
@@ -147,6 +175,73 @@ describe('POST /auth/launch', () => {
     expect((await open('/kyc', cookie)).status).toBe(200);
     await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
     expect((await open('/kyc', cookie)).status).toBe(401);
+  });
+});
+
+/** Who may frame a page, as its headers say. */
+const framing = (response: Response) => ({
+  ancestors: /frame-ancestors ([^;]+)$/.exec(response.headers.get('content-security-policy') ?? '')?.[1],
+  xFrameOptions: response.headers.get('x-frame-options'),
+});
+const nobody = { ancestors: "'none'", xFrameOptions: 'DENY' };
+const only = (origin: string) => ({ ancestors: origin, xFrameOptions: null });
+
+describe('who may frame the pages of a session', () => {
+  const pages = ['/kyc', '/onramp', '/account'];
+  const everyPage = async (cookie: string | undefined) => Promise.all(pages.map(async (path) => ({ path, ...framing(await open(path, cookie)) })));
+
+  it('nobody, after a launch that names no origin (form, JSON, refresh token)', async () => {
+    const scope = 'kyc onramp';
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) })).json_;
+    const launches = [
+      await launchJwt('/kyc', { scope }),
+      await launchJwt('/kyc', { scope }, {}, { 'Sec-Fetch-Dest': 'iframe' }),
+      await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' } }),
+      await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' }),
+    ];
+    for (const response of launches) {
+      expect(response.status).toBe(200);
+      expect(framing(response)).toEqual(nobody);
+      for (const page of await everyPage(cookieOf(response))) expect(page).toEqual({ path: page.path, ...nobody });
+    }
+  });
+
+  it("the launch's origin alone, after a launch that names one (form, JSON, refresh token)", async () => {
+    const scope = 'kyc onramp';
+    const origin = 'https://wallet.partner.example:8443';
+    const path = `/auth/launch?origin=${encodeURIComponent(origin)}`;
+    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) })).json_;
+    const form = (fields: Record<string, string>) =>
+      server.call('POST', path, { key: null, raw: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Dest': 'iframe' } });
+    const launches = [
+      await form({ grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' }),
+      await server.call('POST', `/auth/launch?origin=${origin}`, { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' } }),
+      await form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' }),
+    ];
+    for (const response of launches) {
+      expect(response.status).toBe(200);
+      expect(framing(response)).toEqual(only(origin));
+      for (const page of await everyPage(cookieOf(response))) expect(page).toEqual({ path: page.path, ...only(origin) });
+    }
+    // A page outside the scopes (403) keeps the session's rule; without a session (401), nobody.
+    const kycOnly = cookieOf(await form({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }), target: '/kyc' }));
+    const outside = await open('/onramp', kycOnly);
+    expect(outside.status).toBe(403);
+    expect(framing(outside)).toEqual(only(origin));
+    const signedOut = await open('/kyc');
+    expect(signedOut.status).toBe(401);
+    expect(framing(signedOut)).toEqual(nobody);
+  });
+
+  it('refuses an origin that is not one with invalid_request, consuming nothing', async () => {
+    const assertion = await partner.sign();
+    for (const origin of ['https://*', 'https://partner.example;sandbox', 'https://partner.example/', 'partner.example']) {
+      const response = await server.call('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body: { grant_type: jwtBearer, assertion, target: '/kyc' } });
+      expect(response.status, origin).toBe(400);
+      expect(oauthError(response.text_), origin).toBe('invalid_request');
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+    expect((await launch({ grant_type: jwtBearer, assertion, target: '/kyc' })).status).toBe(200);
   });
 });
 
@@ -215,5 +310,75 @@ describe('GET /auth/launch', () => {
       expect(response.status).toBe(400);
       expect(oauthError(response.text_)).toBe('invalid_request');
     }
+  });
+
+  it('accepts an origin with a port, an IPv4 address or a punycode host, written as its own serialization', async () => {
+    for (const origin of ['http://localhost:5173', 'https://127.0.0.1:8443', 'https://xn--bcher-kva.example', 'https://a-b.partner.example']) {
+      const response = await open(`/auth/launch?origin=${encodeURIComponent(origin)}`);
+      expect(response.status, origin).toBe(200);
+      expect(response.headers.get('content-security-policy')).toMatch(new RegExp(`; frame-ancestors ${origin.replace(/[.]/g, '\\.')}$`));
+    }
+  });
+});
+
+/**
+ * `origin` is written into `frame-ancestors`: a host the URL parser takes but a CSP
+ * host-source cannot name would widen the policy (`*`) or add a directive (`;`). Sent as is
+ * and percent-encoded, in the sandbox and in production.
+ */
+const notOrigins = [
+  'https://*', 'https://*.partner.example', 'https://partner.example;sandbox', 'https://partner.example;frame-ancestors *',
+  'https://partner.example,https://evil.example', "https://partner.example'", 'https://partner.example sandbox', 'https://a b.example',
+  'https://partner_example.com', 'https://-partner.example', 'https://partner..example', 'https://partner.example.', 'https://[::1]',
+  'https://PARTNER.example', 'https://partner.example:443', 'https://user@partner.example', 'https://bücher.example', 'https://0x7f.1',
+  'https://partner.example:99999', 'https://partner.example?x', 'https://partner.example#x', 'https:partner.example', 'javascript://partner.example',
+];
+
+function refusesEveryNotOrigin(get: (path: string) => Promise<Response & { text_: string }>) {
+  return async () => {
+    for (const origin of notOrigins) {
+      for (const query of [encodeURIComponent(origin), origin.replace(/ /g, '%20').replace(/#/g, '%23')]) {
+        const response = await get(`/auth/launch?origin=${query}`);
+        expect(response.status, origin).toBe(400);
+        expect(response.headers.get('content-type'), origin).toMatch(/^text\/html/);
+        expect(oauthError(response.text_), origin).toBe('invalid_request');
+        expect(response.headers.get('content-security-policy'), origin).not.toMatch(/frame-ancestors|sandbox/);
+        expect(response.text_, origin).not.toContain('service:auth:request');
+      }
+    }
+  };
+}
+
+describe('GET /auth/launch with an origin that is not one', () => {
+  it('answers the invalid_request page in the sandbox', refusesEveryNotOrigin(open));
+});
+
+describe('GET /auth/launch in production', () => {
+  let production: TestServer;
+  beforeAll(async () => {
+    production = await startTestServer({ env: { RAMP_ENV: 'production', RAMP_APP_URL: 'https://app.ramp.example' } });
+  });
+  afterAll(async () => {
+    await production?.close();
+  });
+
+  it('answers the invalid_request page for an origin that is not one', refusesEveryNotOrigin((path) => production.call('GET', path, { key: null })));
+
+  it('takes an https origin only', async () => {
+    expect((await production.call('GET', '/auth/launch?origin=https://partner.example:8443', { key: null })).status).toBe(200);
+    const http = await production.call('GET', '/auth/launch?origin=http://partner.example', { key: null });
+    expect(oauthError(http.text_)).toBe('invalid_request');
+  });
+
+  it('takes an https origin only for the framing of a session too', async () => {
+    const partner = await Partner.create(production);
+    await partner.register();
+    const launchWith = async (origin: string) =>
+      production.call('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc' } });
+    expect(oauthError((await launchWith('http://partner.example')).text_)).toBe('invalid_request');
+    expect(oauthError((await launchWith('https://*')).text_)).toBe('invalid_request');
+    const framed = await launchWith('https://partner.example');
+    expect(framed.status).toBe(200);
+    expect(framing(await production.call('GET', '/kyc', { key: null, headers: { Cookie: cookieOf(framed)! } }))).toEqual(only('https://partner.example'));
   });
 });

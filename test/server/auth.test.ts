@@ -2,7 +2,7 @@
  * Partner sign-in over HTTP: `PUT/GET /jwt_issuer`, `POST /auth/token` with every JWT rule
  * and each refusal's OAuth error, refresh-token rotation and reuse.
  */
-import { createHmac, createPublicKey, randomUUID } from 'node:crypto';
+import { createHmac, createPublicKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,24 @@ async function otherPartner(): Promise<Partner> {
   const other = await Partner.create(server, apiKey);
   await other.register();
   return other;
+}
+
+/**
+ * A 1024-bit RSA key whose `n` carries 128 leading zero bytes, so its base64url is as long
+ * as a 2048-bit modulus, and RS256 JWTs signed with it (jose refuses to sign with it).
+ */
+function shortRsaKey() {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const n = Buffer.concat([Buffer.alloc(128), Buffer.from(jwk.n!, 'base64url')]).toString('base64url');
+  const kid = `short-${randomUUID().slice(0, 8)}`;
+  return {
+    publicJwk: { ...jwk, n, kid, alg: 'RS256', use: 'sig' },
+    sign(claims: Record<string, unknown>, options: { kid?: boolean } = {}) {
+      const unsigned = rawJwt({ alg: 'RS256', ...(options.kid === false ? {} : { kid }), typ: 'JWT' }, claims).slice(0, -1);
+      return `${unsigned}.${sign('sha256', Buffer.from(unsigned), privateKey).toString('base64url')}`;
+    },
+  };
 }
 
 const exchange = async (assertion: string) => tokenRequest(server, { grant_type: jwtBearer, assertion });
@@ -73,10 +91,10 @@ describe('PUT /jwt_issuer and GET /jwt_issuer', () => {
     }, '/jwks/keys/0'],
     ['a key whose alg is HS256', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...partner.key.publicJwk, alg: 'HS256' }] } }), '/jwks/keys/0'],
     ['an RSA key of 1024 bits', async () => {
-      const { generateKeyPairSync } = await import('node:crypto');
       const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
       return { issuer: 'https://x.example', jwks: { keys: [publicKey.export({ format: 'jwk' })] } };
     }, '/jwks/keys/0'],
+    ['an RSA key of 1024 bits whose n is zero-padded to the length of 2048', async () => ({ issuer: 'https://x.example', jwks: { keys: [shortRsaKey().publicJwk] } }), '/jwks/keys/0'],
     ['two keys with one kid', async () => ({ issuer: 'https://x.example', jwks: { keys: [partner.key.publicJwk, (await newKey('ES256', partner.key.kid)).publicJwk] } }), '/jwks/keys/1/kid'],
     ['a jwksUri that does not answer', async () => ({ issuer: 'https://x.example', jwksUri: 'http://127.0.0.1:9/jwks.json' }), '/jwksUri'],
   ];
@@ -151,6 +169,13 @@ describe('POST /auth/token with a partner JWT', () => {
     }
   });
 
+  it('accepts the token endpoint as aud, as a string or as an array holding only it', async () => {
+    for (const aud of [partner.audience, [partner.audience], [partner.audience, partner.audience]]) {
+      const response = await exchange(await partner.sign({ aud }));
+      expect(response.status, JSON.stringify(aud)).toBe(200);
+    }
+  });
+
   it('accepts an expiry within the 60 s leeway', async () => {
     const response = await exchange(await partner.sign({ iat: now() - 100, exp: now() - 30 }));
     expect(response.status).toBe(200);
@@ -165,6 +190,14 @@ describe('POST /auth/token with a partner JWT', () => {
     ['a JWT without iat', () => partner.sign({ iat: undefined }), 'invalid_grant', /iat/],
     ['a wrong audience', () => partner.sign({ aud: 'https://api.ramp.example/auth/token' }), 'invalid_grant', /aud/],
     ['a missing audience', () => partner.sign({ aud: undefined }), 'invalid_grant', /aud/],
+    // An array is taken only when it holds the token endpoint alone: a JWT meant for another
+    // audience too could be replayed here by that audience.
+    ['an audience array naming another audience first', () => partner.sign({ aud: ['https://evil.example', partner.audience] }), 'invalid_grant', /aud/],
+    ['an audience array naming another audience after', () => partner.sign({ aud: [partner.audience, 'https://evil.example/auth/token'] }), 'invalid_grant', /aud/],
+    ['an empty audience array', () => partner.sign({ aud: [] }), 'invalid_grant', /aud/],
+    ['an audience array with a number', () => partner.sign({ aud: [partner.audience, 7] }), 'invalid_grant', /aud/],
+    ['an audience that is a number', () => partner.sign({ aud: 7 }), 'invalid_grant', /aud/],
+    ['an audience with a trailing slash', () => partner.sign({ aud: `${partner.audience}/` }), 'invalid_grant', /aud/],
     ['an unregistered issuer', () => partner.sign({ iss: 'https://auth.stranger.example' }), 'invalid_grant', /not registered/],
     ['an unknown kid', async () => partner.sign({}, { key: await newKey('ES256', 'not-registered') }), 'invalid_grant', /kid not-registered/],
     ['a signature by another key under the registered kid', async () => partner.sign({}, { key: await newKey('ES256', partner.key.kid) }), 'invalid_grant', /signature/],
@@ -256,6 +289,32 @@ describe('POST /auth/token with a partner JWT', () => {
     const other = await otherPartner();
     const response = await exchange(await partner.sign({}, { key: other.key }));
     expect(response.json_.error).toBe('invalid_grant');
+  });
+
+  it('answers invalid_grant, at /auth/token and /auth/launch, when the stored key cannot verify (a short RSA key registered before the modulus was measured)', async () => {
+    const other = await otherPartner();
+    const short = shortRsaKey();
+    // The API refuses this key now; an issuer row written before that still holds it.
+    await server.services.storage.db.updateTable('jwt_issuers').set({ jwks: JSON.stringify({ keys: [short.publicJwk] }) }).where('issuer', '=', other.issuer).execute();
+    const assertion = () => short.sign(other.claims());
+    const token = await exchange(assertion());
+    expect(token.status).toBe(400);
+    expect(token.json_.error).toBe('invalid_grant');
+    expect(token.json_.error_description).toMatch(/key/);
+    const launch = await server.call('POST', '/auth/launch', {
+      key: null,
+      raw: new URLSearchParams({ grant_type: jwtBearer, assertion: assertion(), target: '/kyc' }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(launch.status).toBe(400);
+    expect(launch.text_).toContain('<meta name="oauth-error" content="invalid_grant">');
+    // Without a kid, each of several stored keys is tried: the same answer.
+    const second = shortRsaKey();
+    const keys = [short.publicJwk, second.publicJwk].map(({ kid: _, ...key }) => key);
+    await server.services.storage.db.updateTable('jwt_issuers').set({ jwks: JSON.stringify({ keys }) }).where('issuer', '=', other.issuer).execute();
+    const unsigned = await exchange(second.sign(other.claims(), { kid: false }));
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.json_.error).toBe('invalid_grant');
   });
 });
 

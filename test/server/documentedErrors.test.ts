@@ -12,7 +12,8 @@ import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/contract.ts';
 import { surfaceOf } from '../../server/errors.ts';
 import { deref, type Json } from '../support/documents.ts';
-import { expectPlainError, expectSomeProblem } from '../support/errors.ts';
+import { expectPlainError, expectProblem, expectSomeProblem, slugOf } from '../support/errors.ts';
+import { rawRequest } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const contract = loadContract();
@@ -25,6 +26,7 @@ function documentedMediaTypes(o: ContractOperation, status: number): string[] {
   return Object.keys(deref(contract.document, operationOf(o).responses[String(status)]).content ?? {});
 }
 const takesJson = (o: ContractOperation) => 'application/json' in (requestBodyOf(o)?.content ?? {});
+const takesForm = (o: ContractOperation) => 'application/x-www-form-urlencoded' in (requestBodyOf(o)?.content ?? {});
 
 /** The first example of the operation's JSON body: a body it accepts as valid. */
 function exampleBody(o: ContractOperation): string | undefined {
@@ -154,3 +156,161 @@ describe('documented errors a request alone causes, on every operation that docu
     }
   });
 });
+
+/** The strings no request may carry (server/domain/requestLimits.ts) and what the answer says of each. */
+const refusedStrings = [
+  { name: 'a NUL', value: 'a\u0000b', reason: /must not contain the NUL character/ },
+  { name: 'a lone surrogate', value: 'a\ud800b', reason: /must be well-formed Unicode/ },
+];
+
+/**
+ * The operation's example body (or `{"note": …}`) with its first string replaced by `value`,
+ * as JSON text (a lone surrogate is written as its `\ud800` escape), and that string's pointer.
+ */
+function bodyWithString(o: ContractOperation, value: string): { raw: string; pointer: string } {
+  const body = JSON.parse(exampleBody(o) ?? '{"note": "x"}') as Json;
+  const replace = (node: Json, at: string): string | undefined => {
+    for (const [key, item] of Object.entries(node)) {
+      const pointer = `${at}/${key}`;
+      if (typeof item === 'string') {
+        node[key] = value;
+        return pointer;
+      }
+      const inner = item && typeof item === 'object' ? replace(item, pointer) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  const pointer = replace(body, '') ?? ((body.note = value), '/note');
+  return { raw: JSON.stringify(body), pointer };
+}
+
+/** The operation's parameters of one place, with whether each is free text (no format, pattern aside). */
+const parametersIn = (o: ContractOperation, place: 'query' | 'path') =>
+  parametersOf(o).filter((p) => p.in === place).map((p) => ({ name: p.name as string, freeText: (p.schema?.type === 'string' && !p.schema.format && !p.schema.enum) || p.schema?.type === 'object' }));
+
+/**
+ * A 400 in the surface's documented format; where the refusal is the text rule's (not the
+ * schema's, which sees some parameters first), it says why, and in a v2 body where.
+ */
+function expectTextRefused(o: ContractOperation, response: Awaited<ReturnType<TestServer['call']>>, where: string, reason: RegExp | undefined, pointer?: string) {
+  expect(documents(o, 400), `${o.operationId} documents a 400`).toBe(true);
+  expect(response.status, where).toBe(400);
+  expectFormat(o, response, where);
+  if (!reason) return;
+  const surface = surfaceOf(o.path);
+  if (/^text\/html/.test(response.headers.get('content-type') ?? '')) {
+    expect(response.text_, where).toMatch(/<meta name="(oauth|app)-error" content="invalid_request">/);
+    expect(response.text_, where).toMatch(reason);
+  } else if (surface === 'v2' && pointer !== undefined) {
+    expectProblem(response, 400, 'validation-error', where);
+    expect(response.json_.errors, where).toEqual([{ pointer, detail: expect.stringMatching(reason) }]);
+  } else if (surface === 'v2') {
+    expect(slugOf(response), where).toBe('invalid-request');
+    expect(response.json_.detail, where).toMatch(reason);
+  } else if (surface === 'auth') {
+    expect(response.json_, where).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(reason) });
+  } else if (response.json_.details) {
+    // The v1 KYC submission lists its fields (server/submissionErrors.ts).
+    expect(response.json_.details, where).toEqual([{ field: expect.any(String), message: expect.stringMatching(reason) }]);
+  } else {
+    expect(response.json_.error, where).toMatch(reason);
+  }
+}
+
+describe('every string a request carries is well-formed Unicode without NUL, on every operation', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+  const call = (o: ContractOperation, path: string, request: { headers?: Record<string, string>; raw?: string } = {}) =>
+    server.call(o.method.toUpperCase(), path, { ...request, ...(o.isPublic ? { key: null } : {}) });
+
+  for (const refused of refusedStrings) {
+    const operations = contract.operations.filter(takesJson);
+    it(`400 for ${refused.name} in a JSON body (${operations.length} operations)`, async () => {
+      expect(operations.length).toBeGreaterThan(30);
+      for (const o of operations) {
+        const { raw, pointer } = bodyWithString(o, refused.value);
+        const response = await call(o, pathOf(o, server), { headers: json, raw });
+        expectTextRefused(o, response, `${o.operationId} ${raw.slice(0, 120)}: ${response.text_.slice(0, 300)}`, refused.reason, pointer);
+      }
+    });
+  }
+
+  it('400 for a NUL in a form body', async () => {
+    const operations = contract.operations.filter(takesForm);
+    expect(operations.length).toBeGreaterThan(0);
+    for (const o of operations) {
+      const response = await call(o, pathOf(o, server), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, raw: 'grant_type=refresh_token&refresh_token=rt_a%00b' });
+      expectTextRefused(o, response, `${o.operationId}: ${response.text_.slice(0, 300)}`, refusedStrings[0]!.reason);
+    }
+  });
+
+  for (const place of ['query', 'path'] as const) {
+    const operations = contract.operations.filter((o) => parametersIn(o, place).length > 0);
+    it(`400 for a NUL in a ${place} parameter (${operations.length} operations)`, async () => {
+      expect(operations.length).toBeGreaterThan(0);
+      expect(operations.some((o) => parametersIn(o, place).some((p) => p.freeText)), 'some parameter is free text').toBe(true);
+      for (const o of operations) {
+        // A free-text parameter if there is one: the schema refuses a NUL in any other first.
+        const parameters = parametersIn(o, place);
+        const parameter = parameters.find((p) => p.freeText) ?? parameters[0]!;
+        const name = parameter.name === 'query' && place === 'query' ? 'amount' : parameter.name;
+        // `http://a%00b` is also an origin as `GET /auth/launch`'s pattern sees one.
+        const path = place === 'query' ? `${pathOf(o, server)}?${name}=http://a%00b` : pathOf(o, server).replace(/[^/]+$/, 'a%00b');
+        const body = exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {};
+        // The path's last segment is its parameter's only where the template ends with it.
+        if (place === 'path' && !o.path.endsWith(`{${parameter.name}}`)) continue;
+        const response = await call(o, path, body);
+        expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, parameter.freeText ? refusedStrings[0]!.reason : undefined);
+      }
+    });
+  }
+
+  it('a NUL in a header never reaches the service: the HTTP parser answers 400', async () => {
+    const port = new URL(server.url).port;
+    const response = await rawRequest(Number(port), `GET /organizations HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${server.key}\u0000\r\nConnection: close\r\n\r\n`);
+    expect(response.status, response.text).toBe(400);
+  });
+});
+
+/** One request with no body headers at all, as `curl -X POST` sends it, or with `Content-Length: 0`. */
+async function bodyless(server: TestServer, o: ContractOperation, path: string, length: 'absent' | 'zero') {
+  const { port } = new URL(server.url);
+  const headers = [`Host: localhost`, 'Connection: close', ...(o.isPublic ? [] : [`Authorization: ${server.key}`]), ...(length === 'zero' ? ['Content-Length: 0'] : [])];
+  const { text } = await rawRequest(Number(port), `${o.method.toUpperCase()} ${path} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
+  const [head = '', ...rest] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const body = Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8');
+  let parsed: unknown;
+  try { parsed = JSON.parse(body); } catch { parsed = undefined; }
+  return Object.assign(new Response(null, { status: Number(statusLine.split(' ')[1]), headers: lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]) }), { json_: parsed as any, text_: body });
+}
+
+describe('a request with no body is one with an empty body, on every operation that takes one', () => {
+  for (const env of ['sandbox', 'production'] as const) {
+    it(`answers the same as to an empty body, never a 5xx (${env})`, async () => {
+      const server = await startTestServer({ env: { RAMP_ENV: env } });
+      try {
+        const operations = contract.operations.filter((o) => requestBodyOf(o) !== undefined);
+        expect(operations.length).toBeGreaterThan(30);
+        for (const o of operations) {
+          const path = pathOf(o, server);
+          const absent = await bodyless(server, o, path, 'absent');
+          const empty = await bodyless(server, o, path, 'zero');
+          const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${absent.text_.slice(0, 300)}`;
+          expect(absent.status, where).toBeLessThan(500);
+          expect(documents(o, absent.status), where).toBe(true);
+          if (absent.status >= 400) expectFormat(o, absent, where);
+          const withoutInstance = (text: string) => text.replace(/urn:uuid:[0-9a-f-]{36}/g, 'urn:uuid:…');
+          expect({ status: absent.status, body: withoutInstance(absent.text_) }, where).toEqual({ status: empty.status, body: withoutInstance(empty.text_) });
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+

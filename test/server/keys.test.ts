@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiKey } from '../../server/domain/apiKeyManagement.ts';
+import { expectProblem } from '../support/errors.ts';
 import { createChild, approveKyb, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -65,24 +67,28 @@ describe('API keys', () => {
 
   it('are at most 5 active per organization: the sixth is 409 conflict, until one is deleted', async () => {
     const child = await keyedBusinessChild(server);
-    for (let i = 0; i < 4; i++) expect((await server.call('POST', `/organization/${child.id}/api_key`)).status).toBe(201);
+    const create = () => server.call('POST', `/organization/${child.id}/api_key`, { key: child.key });
+    for (let i = 0; i < 4; i++) expect((await create()).status).toBe(201);
     expect(await activeKeys(server, child.id)).toHaveLength(5);
     const before = await rowCounts(server);
-    const sixth = await server.call('POST', `/organization/${child.id}/api_key`);
+    const sixth = await create();
     expect(sixth.status).toBe(409);
     expect(sixth.json_).toMatchObject({ type: 'https://docs.ramp.example/errors/conflict', detail: expect.stringContaining('5 active') });
     expect(await rowCounts(server)).toEqual(before);
-    // The child's own key counts the same.
-    expect((await server.call('POST', `/organization/${child.id}/api_key`, { key: child.key })).status).toBe(409);
-    const [oldest] = await activeKeys(server, child.id);
-    expect((await server.call('DELETE', `/organization/${child.id}/api_key/${oldest!.id}`)).status).toBe(204);
-    expect((await server.call('POST', `/organization/${child.id}/api_key`)).status).toBe(201);
+    // The partner revokes one of its customer's keys (the newest, not the one creating);
+    // the customer may create one again.
+    const newest = (await activeKeys(server, child.id)).at(-1)!;
+    expect(newest.keyPrefix).not.toBe(child.key.slice(0, 16));
+    expect((await server.call('DELETE', `/organization/${child.id}/api_key/${newest.id}`)).status).toBe(204);
+    const again = await create();
+    expect(again.status).toBe(201);
     expect(await activeKeys(server, child.id)).toHaveLength(5);
+    expect((await server.call('GET', `/organization/${child.id}`, { key: again.json_.key })).status).toBe(200);
   });
 
   it('hold the limit under concurrent creation', async () => {
     const child = await keyedBusinessChild(server);
-    const results = await Promise.all(Array.from({ length: 10 }, () => server.call('POST', `/organization/${child.id}/api_key`)));
+    const results = await Promise.all(Array.from({ length: 10 }, () => server.call('POST', `/organization/${child.id}/api_key`, { key: child.key })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(4);
     expect(statuses.filter((s) => s === 409)).toHaveLength(6);
@@ -91,7 +97,7 @@ describe('API keys', () => {
 
   it('are listed oldest first, a page at a time', async () => {
     const child = await keyedBusinessChild(server);
-    for (let i = 0; i < 2; i++) await server.call('POST', `/organization/${child.id}/api_key`);
+    for (let i = 0; i < 2; i++) await server.call('POST', `/organization/${child.id}/api_key`, { key: child.key });
     const all = await activeKeys(server, child.id);
     expect(all).toHaveLength(3);
     expect(all.map((k) => k.createdAt)).toEqual([...all.map((k) => k.createdAt)].sort());
@@ -114,25 +120,56 @@ describe('API keys', () => {
     expect(again.json_.type).toBe('https://docs.ramp.example/errors/not-found');
   });
 
-  it('exist only for business organizations whose KYB is approved (403 forbidden)', async () => {
+  it("are created by the organization that holds them: never by a partner for its customer (403 forbidden)", async () => {
+    // Whatever the customer: a person, a business whose KYB is pending, one approved.
     const person = await createChild(server, { type: 'personal' });
-    const personal = await server.call('POST', `/organization/${person.id}/api_key`);
-    expect(personal.status).toBe(403);
-    expect(personal.json_).toMatchObject({ type: 'https://docs.ramp.example/errors/forbidden', detail: 'Only business organizations can hold API keys.' });
-    const business = await createChild(server, { type: 'business' });
-    const pending = await server.call('POST', `/organization/${business.id}/api_key`);
-    expect(pending.status).toBe(403);
-    expect(pending.json_.detail).toMatch(/KYB/);
-    expect(await activeKeys(server, business.id)).toEqual([]);
-    await approveKyb(server, business.id);
-    const created = await server.call('POST', `/organization/${business.id}/api_key`);
-    expect(created.status).toBe(201);
-    // The child's key acts for the child, not for its parent.
-    expect((await server.call('GET', `/organization/${business.id}`, { key: created.json_.key })).status).toBe(200);
-    expect((await server.call('GET', `/organization/${server.partnerId}`, { key: created.json_.key })).status).toBe(404);
+    const pending = await createChild(server, { type: 'business' });
+    const approved = await createChild(server, { type: 'business' });
+    await approveKyb(server, approved.id);
+    for (const id of [person.id, pending.id, approved.id, approved.id.toUpperCase()]) {
+      const before = await rowCounts(server);
+      const refused = await server.call('POST', `/organization/${id}/api_key`);
+      expectProblem(refused, 403, 'forbidden');
+      expect(refused.json_.detail).toBe('API keys are created by the organization that holds them; a partner acts for its customer organizations with its own key.');
+      expect(await rowCounts(server)).toEqual(before);
+      expect(await activeKeys(server, id)).toEqual([]);
+    }
+    // The partner still acts for the customer with its own key, and creates keys for itself.
+    expect((await server.call('GET', `/organization/${approved.id}`)).status).toBe(200);
+    const own = await server.call('POST', `/organization/${server.partnerId}/api_key`);
+    expect(own.status).toBe(201);
+    await server.call('DELETE', `/organization/${server.partnerId}/api_key/${own.json_.id}`);
   });
 
-  it('are managed for the own organization or a direct child only', async () => {
+  it("so a partner never reaches its customers' customers, though a customer with a key of its own does", async () => {
+    const child = await keyedBusinessChild(server);
+    const grandchild = await createChild(server, { key: child.key, type: 'business' });
+    await approveKyb(server, grandchild.id);
+    // The partner can neither address the grandchild nor mint the key that would.
+    expectProblem(await server.call('GET', `/organization/${grandchild.id}`), 404, 'not-found');
+    expectProblem(await server.call('POST', `/organization/${child.id}/api_key`), 403, 'forbidden');
+    expectProblem(await server.call('POST', `/organization/${grandchild.id}/api_key`), 404, 'not-found');
+    // The customer's own key acts as the customer: its child is its direct child.
+    expect((await server.call('GET', `/organization/${grandchild.id}`, { key: child.key })).status).toBe(200);
+    expectProblem(await server.call('POST', `/organization/${grandchild.id}/api_key`, { key: child.key }), 403, 'forbidden');
+  });
+
+  it('exist only for business organizations whose KYB is approved', async () => {
+    // No key can reach such an organization as its own, so the rule is shown on the domain.
+    const { storage, config } = server.services;
+    const person = await createChild(server, { type: 'personal' });
+    await expect(issueApiKey(storage, config, person.id, new Date())).rejects.toMatchObject({ slug: 'forbidden', detail: 'Only business organizations can hold API keys.' });
+    const business = await createChild(server, { type: 'business' });
+    await expect(issueApiKey(storage, config, business.id, new Date())).rejects.toMatchObject({ slug: 'forbidden', detail: expect.stringMatching(/KYB/) });
+    expect(await activeKeys(server, business.id)).toEqual([]);
+    await approveKyb(server, business.id);
+    const { key } = await issueApiKey(storage, config, business.id, new Date());
+    // The customer's key acts for the customer, not for its parent.
+    expect((await server.call('GET', `/organization/${business.id}`, { key })).status).toBe(200);
+    expect((await server.call('GET', `/organization/${server.partnerId}`, { key })).status).toBe(404);
+  });
+
+  it('are listed and revoked for the own organization or a direct child only', async () => {
     const child = await keyedBusinessChild(server);
     const grandchild = await createChild(server, { key: child.key, type: 'business' });
     await approveKyb(server, grandchild.id);
@@ -143,13 +180,9 @@ describe('API keys', () => {
         expect(response.status, `${method} ${path}`).toBe(404);
       }
     }
-    // The child manages its own child's keys; the partner deletes its child's key only under
-    // the child's id, not under its own.
-    const grandKey = await server.call('POST', `/organization/${grandchild.id}/api_key`, { key: child.key });
-    expect(grandKey.status).toBe(201);
+    // The partner deletes its child's key only under the child's id, not under its own.
     const [childKey] = await activeKeys(server, child.id);
     expect((await server.call('DELETE', `/organization/${server.partnerId}/api_key/${childKey!.id}`)).status).toBe(404);
-    expect((await server.call('DELETE', `/organization/${grandchild.id}/api_key/${grandKey.json_.id}`)).status).toBe(404);
     expect((await server.call('GET', `/organization/${child.id}`, { key: child.key })).status).toBe(200);
     // The child cannot see its parent's keys.
     expect((await server.call('GET', `/organization/${server.partnerId}/api_keys`, { key: child.key })).status).toBe(404);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPricesFile } from '../../server/domain/prices.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, waitBudget } from '../support/wait.ts';
 
 describe('lookups', () => {
   let server: TestServer;
@@ -75,8 +76,11 @@ describe('lookups', () => {
     const config = JSON.parse(readFileSync(pricesFile, 'utf8'));
     config.tokens.push({ ...config.tokens[0], symbol: 'NEWBOND', mint: 'NewBondMint1111111111111111111111111111111' });
     writeFileSync(pricesFile, JSON.stringify(config));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const { json_: costs } = await server.call('GET', '/lookup/tokens/cost', { key: null });
+    // The feed notices the file on its own: ask until it answers the new token.
+    const costs = await eventually(async () => {
+      const { json_ } = await server.call('GET', '/lookup/tokens/cost', { key: null });
+      return json_.NEWBOND && json_;
+    }, waitBudget, 'the new token in the price feed');
     expect(costs.NEWBOND).toMatchObject({ token_symbol: 'NEWBOND', token_kind: 'bond' });
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/errors.ts';
-import { accountEvents, addCustomer, customerClabe, manualClock, submitKyc, withWrongCheckDigit } from '../support/money.ts';
+import { accountEvents, addCustomer, approve, customerClabe, manualClock, submitKyc, withWrongCheckDigit } from '../support/money.ts';
+import { company } from '../support/verification.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const holder = { accountHolderName: 'María Gómez Martínez', taxId: 'GOMM900101AB3' };
@@ -160,9 +161,34 @@ describe('payment accounts', () => {
       expect(await count(person)).toBe(0);
     });
 
-    it("use the verified tax id when taxId is omitted, and refuse a different one (holder-tax-id-mismatch)", async () => {
+    it('have no verified tax id before verification approves one: taxId is required, and any is taken', async () => {
       const person = await addCustomer(server);
       await submitKyc(server, person, 'GOMM900101AB3');
+      const business = await addCustomer(server, 'business');
+      const kyb = await server.call('PUT', `/organization/${business}/kyb`, { body: company });
+      expect(kyb.ok, kyb.text_).toBe(true);
+      const denied = await addCustomer(server);
+      await submitKyc(server, denied, 'GOMM900101AB3');
+      expect((await server.call('POST', `/sandbox/organization/${denied}/kyc`, { body: { status: 'denied' } })).status).toBe(200);
+      for (const [organization, submitted] of [[person, 'GOMM900101AB3'], [business, company.taxId], [denied, 'GOMM900101AB3']] as const) {
+        // A submitted (or denied) tax id is a claim, not a verified one: it fills nothing in…
+        const omitted = await server.call('POST', `/organization/${organization}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María' }) });
+        expectProblem(omitted, 422, 'registration-info-required');
+        expect(omitted.json_.missing).toEqual(['/registrationInfo/taxId']);
+        expect(await count(organization)).toBe(0);
+        // …and refuses nothing: the sent one is registered as sent.
+        const other = await server.call('POST', `/organization/${organization}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }) });
+        expect(other.status, other.text_).toBe(201);
+        expect(other.json_.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'XAXX010101000' });
+        const same = await server.call('POST', `/organization/${organization}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: submitted }) });
+        expect(same.status).toBe(201);
+      }
+    });
+
+    it("use the verified tax id once approved when taxId is omitted, and refuse a different one (holder-tax-id-mismatch)", async () => {
+      const person = await addCustomer(server);
+      await submitKyc(server, person, 'GOMM900101AB3');
+      await approve(server, person);
       const mismatch = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }) });
       expectProblem(mismatch, 422, 'holder-tax-id-mismatch');
       expect(await count(person)).toBe(0);
@@ -171,6 +197,17 @@ describe('payment accounts', () => {
       expect(omitted.json_.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'GOMM900101AB3' });
       const same = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'GOMM900101AB3' }) });
       expect(same.status).toBe(201);
+    });
+
+    it('use the tax id of the approved KYB for a business, the same way', async () => {
+      const business = await addCustomer(server, 'business');
+      expect((await server.call('PUT', `/organization/${business}/kyb`, { body: company })).ok).toBe(true);
+      await approve(server, business);
+      expectProblem(await server.call('POST', `/organization/${business}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: company.legalName, taxId: 'XAXX010101000' }) }), 422, 'holder-tax-id-mismatch');
+      expect(await count(business)).toBe(0);
+      const omitted = await server.call('POST', `/organization/${business}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: company.legalName }) });
+      expect(omitted.status).toBe(201);
+      expect(omitted.json_.registrationInfo.taxId).toBe(company.taxId);
     });
   });
 

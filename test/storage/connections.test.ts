@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { waitBudget } from '../support/wait.ts';
 
 describe.skipIf(!process.env.DATABASE_URL)('broken PostgreSQL connections', () => {
   let database: TestDatabase;
@@ -34,7 +35,7 @@ describe.skipIf(!process.env.DATABASE_URL)('broken PostgreSQL connections', () =
           await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
           await new Promise((resolve) => setTimeout(resolve, 50));
           return broken.length;
-        }, { timeout: 10_000 })
+        }, { timeout: waitBudget })
         .toBeGreaterThan(0);
     } finally {
       await admin.end();

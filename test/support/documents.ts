@@ -8,8 +8,17 @@ export const surfaces = ['v1', 'v2', 'lookup', 'auth'] as const;
 export type Surface = (typeof surfaces)[number];
 export type Json = Record<string, any>;
 
-export function loadBundle(name: Surface | 'ramp'): Json {
-  return parse(readFileSync(join(root, 'generated', 'openapi', `${name}.yaml`), 'utf8'));
+/** The bundles in generated/openapi: one per surface, the joined one, and the joined one for client generators. */
+export const bundleNames = [...surfaces, 'ramp', 'ramp-clients'] as const;
+export type BundleName = (typeof bundleNames)[number];
+
+/**
+ * A generated bundle, read as YAML 1.2 (the default) or as a YAML 1.1 reader reads it
+ * (PyYAML, SnakeYAML, go-yaml v2): there an unquoted `2025-03-10T15:04:05Z` is a timestamp
+ * and `yes` a boolean.
+ */
+export function loadBundle(name: BundleName, options: { yaml?: '1.1' | '1.2' } = {}): Json {
+  return parse(readFileSync(join(root, 'generated', 'openapi', `${name}.yaml`), 'utf8'), { version: options.yaml ?? '1.2' });
 }
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

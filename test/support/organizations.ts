@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { issueApiKey } from '../../server/domain/apiKeyManagement.ts';
 import { newSalt } from '../../server/domain/apiKeys.ts';
 import { organizationsRepository } from '../../server/storage/organizations.ts';
 import type { TestServer } from './server.ts';
@@ -33,13 +34,16 @@ export async function approveKyb(server: TestServer, organizationId: string) {
   await organizationsRepository(server.services.storage.db).update(organizationId, { kyb_status: 'approved', kyb_approved_at: now, updated_at: now });
 }
 
-/** A business child with KYB approved and a key of its own, issued by the partner. */
+/**
+ * A business child with KYB approved and a key of its own. The partner's key cannot create
+ * it (POST …/api_key is for the key's own organization); the child gets it as its own
+ * organization, outside the partner's key, so it is issued here by the domain directly.
+ */
 export async function keyedBusinessChild(server: TestServer): Promise<Required<Child>> {
   const child = await createChild(server, { type: 'business' });
   await approveKyb(server, child.id);
-  const created = await server.call('POST', `/organization/${child.id}/api_key`);
-  expect(created.status, created.text_).toBe(201);
-  return { id: child.id, key: created.json_.key };
+  const { key } = await issueApiKey(server.services.storage, server.services.config, child.id, server.services.clock.now());
+  return { id: child.id, key };
 }
 
 /** An organization of another partner (not reachable by the test partner's key). */

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { root } from './documents.ts';
+import { waitBudget } from './wait.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -36,7 +37,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const output: string[] = [];
   let pending = '';
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 90 s:\n${output.join('\n')}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start within ${waitBudget} ms:\n${output.join('\n')}`)), waitBudget);
     const onData = (chunk: Buffer) => {
       pending += chunk.toString('utf8');
       const lines = pending.split('\n');
@@ -80,7 +81,7 @@ export function rawRequest(port: number, request: Buffer | string, options: { ti
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    socket.setTimeout(options.timeoutMs ?? 15_000, () => {
+    socket.setTimeout(options.timeoutMs ?? waitBudget, () => {
       socket.destroy();
       reject(new Error('no answer'));
     });

@@ -13,6 +13,7 @@ import {
   customerOf, deliveriesOf, emitV1, emitV2, eventually, otherPartner, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe,
   v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
 } from './support.ts';
+import { waitBudget } from '../support/wait.ts';
 
 const delayMs = 300;
 /** The default: long enough for a loaded test machine (timeouts have their own server below). */
@@ -46,7 +47,7 @@ const settled = (server: TestServer, subscriptionId: string, expected = 1) =>
   eventually(async () => {
     const deliveries = await deliveriesOf(server, subscriptionId);
     return deliveries.length >= expected && deliveries.every((d) => d.status !== 'pending') ? deliveries : undefined;
-  }, 20_000, `deliveries of ${subscriptionId} to settle`);
+  }, waitBudget, `deliveries of ${subscriptionId} to settle`);
 
 const ms = (iso: string) => new Date(iso).getTime();
 
@@ -76,7 +77,7 @@ describe('webhook delivery', () => {
     const ids: Record<string, string> = {};
     for (const type of v2Events) ids[type] = await emitV2(server, type);
     for (const type of v2Events) {
-      const [request] = await eventually(() => receiver.to(`/ok/v2/${type}`).length === 1 && receiver.to(`/ok/v2/${type}`), 10_000, type);
+      const [request] = await eventually(() => receiver.to(`/ok/v2/${type}`).length === 1 && receiver.to(`/ok/v2/${type}`), waitBudget, type);
       expectSigned(request!, subscriptions[type]!.secret);
       expect(request!.body).toMatchObject({ event: type, eventId: ids[type] });
       expect(validate(type, request!.body), type).toEqual([]);
@@ -94,7 +95,7 @@ describe('webhook delivery', () => {
     const v2 = await subscribe(server, `${tlsReceiver.url}/ok/v2-beside-v1`, 'orderUpdated');
     for (const type of v1Events) await emitV1(server, type);
     for (const type of v1Events) {
-      const [request] = await eventually(() => tlsReceiver.to(`/ok/v1/${type}`).length === 1 && tlsReceiver.to(`/ok/v1/${type}`), 10_000, type);
+      const [request] = await eventually(() => tlsReceiver.to(`/ok/v1/${type}`).length === 1 && tlsReceiver.to(`/ok/v1/${type}`), waitBudget, type);
       expectSigned(request!, subscriptions[type]!.secret);
       expect(Object.keys(request!.body)).toEqual([type]);
       expect(validate(type, request!.body), type).toEqual([]);
@@ -204,7 +205,7 @@ describe('webhook delivery', () => {
       const [delivery] = await eventually(async () => {
         const deliveries = await storedDeliveries(server, subscription.id);
         return deliveries[0] && deliveries[0].status !== 'pending' && deliveries;
-      }, 20_000, paths[i]);
+      }, waitBudget, paths[i]);
       expect(delivery!.attempts, paths[i]).toHaveLength(expected[i]!);
       expect(delivery!.status).toBe(i === 3 || i === 4 ? 'delivered' : 'abandoned');
       for (let n = 1; n < delivery!.attempts.length; n++) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { deliveriesOf, emitV2, eventually, startReceiver, subscribe } from './support.ts';
+import { waitBudget } from '../support/wait.ts';
 
 const postgres = Boolean(process.env.DATABASE_URL);
 
@@ -54,7 +55,7 @@ describe('a restart in the middle of a retry', () => {
 
     const second: TestServer = await database.start(env);
     cleanup.push(() => second.close());
-    await eventually(() => receiver.received.length === 2, 20_000, 'the resumed attempt');
+    await eventually(() => receiver.received.length === 2, waitBudget, 'the resumed attempt');
     const [before, after] = receiver.received;
     expect(after!.at).toBeGreaterThan(closedAt);
     expect(after!.body.eventId).toBe(eventId);
@@ -92,7 +93,7 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL database', ()
         await Promise.all([a.jobs.tick(), b.jobs.tick(), a.jobs.tick(), b.jobs.tick()]);
         const all = (await Promise.all(subscriptions.map((s) => deliveriesOf(a, s.id)))).flat();
         return all.length === 60 && all.every((d) => d.status === 'delivered');
-      }, 90_000, 'every delivery');
+      }, waitBudget, 'every delivery');
       for (const [i, subscription] of subscriptions.entries()) {
         const requests = receiver.to(`/pg/${i}`);
         for (const id of events) expect(requests.filter((r) => r.body.eventId === id), `${i} ${id}`).toHaveLength(2);

@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { newClabe, randomSolanaAddress } from '../support/v1Money.ts';
 import { company, person, v1Person } from '../support/verification.ts';
 import { deliveriesOf, eventually, selfSignedCertificate, startReceiver, storedDeliveries, webhookValidator, type Received, type Receiver } from './support.ts';
+import { waitBudget } from '../support/wait.ts';
 
 type Json = any;
 type Surface = 'v1' | 'v2';
@@ -147,7 +148,7 @@ async function eventOf(
   const before = arrivals(sub, about).length;
   const since = Date.now();
   await ok(operation());
-  const request = await eventually(() => arrivals(sub, about)[before], 20_000, `${sub.type} #${before + 1}`);
+  const request = await eventually(() => arrivals(sub, about)[before], waitBudget, `${sub.type} #${before + 1}`);
   await checkDelivery(sub, request, since, organizationId);
   return request.body;
 }
@@ -160,7 +161,7 @@ async function settled(sub: Subscription) {
   const deliveries = await eventually(async () => {
     const all = sub.surface === 'v2' ? await deliveriesOf(server, sub.id) : await storedDeliveries(server, sub.id);
     return all.every((d) => d.status !== 'pending') && all;
-  }, 20_000, `deliveries of ${sub.type} to settle`);
+  }, waitBudget, `deliveries of ${sub.type} to settle`);
   expect(deliveries.map((d: Json) => d.status)).toEqual(deliveries.map(() => 'delivered'));
   expect(sub.receiver.to(sub.path)).toHaveLength(deliveries.length);
 }
@@ -246,7 +247,7 @@ describe('v2 events', () => {
     const enabledAt = Date.now();
     body = await eventOf(sub, about, org, () => simulate({ action: 'enable' }));
     expect(body.paymentAccount).toMatchObject({ status: 'pending', rails: { spei: { destination: 'pending' } } });
-    const ready = await eventually(() => arrivals(sub, about)[3], 20_000, 'the account ready again');
+    const ready = await eventually(() => arrivals(sub, about)[3], waitBudget, 'the account ready again');
     await checkDelivery(sub, ready, enabledAt, org);
     expect(ready.body.paymentAccount).toEqual(await account());
     expect(ready.body.paymentAccount).toMatchObject({ status: 'ready', rails: { spei: { destination: 'ready' } } });

@@ -97,16 +97,8 @@ export async function startReceiver(react: (path: string, count: number, request
   };
 }
 
-/** Polls until `check` returns a truthy value (or throws after `ms`). */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 15_000, what = 'condition'): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Waits for expected events: one budget for every test (test/support/wait.ts). */
+export { eventually } from '../support/wait.ts';
 
 /** A reference RFC 8785 for the JSON our payloads hold, written apart from the library the server uses. */
 export function referenceJcs(value: unknown): string {

@@ -1,12 +1,14 @@
 /**
  * Verifying a partner-signed JWT (seed part 5, rules designed in openapi/paths/auth/auth_token.yaml):
  * asymmetric algorithms only, keys only from the registered issuer's JWKS (never from the
- * token's `jwk`, `jku` or `x5u` headers), exact audience, required and bounded times,
- * required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized `scope`. Everything here
- * is read-only; remembering the `jti` happens with the sign-in (signIn.ts).
+ * token's `jwk`, `jku` or `x5u` headers), the token endpoint as the only audience, required
+ * and bounded times, required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized
+ * `scope`. Everything here is read-only; remembering the `jti` happens with the sign-in
+ * (signIn.ts).
  */
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors as jose, type CompactVerifyResult, type JWTPayload } from 'jose';
 import { OAuthError } from '../../problems.ts';
+import { refusedValue } from '../requestLimits.ts';
 import type { Services } from '../../services.ts';
 import { jwtIssuersRepository, type JwtIssuerRow } from '../../storage/auth.ts';
 import { issuerKeys } from './issuers.ts';
@@ -38,6 +40,13 @@ export async function verifyAssertion(services: Services, jwt: string): Promise<
   } catch {
     throw grant('The assertion is not a signed JWT in compact serialization.');
   }
+  // Its strings meet the rule of every string a request carries (domain/requestLimits.ts)
+  // before any of them is looked up: `iss` names the issuer to find, and the verified claims
+  // are the same text.
+  for (const [part, value] of [['header', header], ['payload', unverified]] as const) {
+    const refused = refusedValue(value, Infinity);
+    if (refused) throw new OAuthError('invalid_request', `The assertion's ${part}${refused.pointer === '/' ? '' : ` at ${refused.pointer}`} ${refused.detail}.`);
+  }
   // Checked before any key is touched: `none` and HMAC (where the "secret" could be our
   // copy of the public key) never reach verification.
   if (typeof header.alg !== 'string' || !(acceptedAlgorithms as readonly string[]).includes(header.alg)) {
@@ -59,18 +68,20 @@ async function verifySignature(services: Services, issuer: JwtIssuerRow, jwt: st
       return await compactVerify(jwt, createLocalJWKSet(jwks), options);
     } catch (error) {
       if (error instanceof jose.JWKSNoMatchingKey) return 'no-key';
-      if (error instanceof jose.JWKSMultipleMatchingKeys) {
-        // No kid and several candidate keys: try each.
+      if (!(error instanceof jose.JWKSMultipleMatchingKeys)) throw translate(error);
+      // No kid and several candidate keys: try each (the iteration imports them, and may throw too).
+      try {
         for await (const key of error) {
           try {
             return await compactVerify(jwt, key, options);
           } catch (inner) {
-            if (!(inner instanceof jose.JWSSignatureVerificationFailed)) throw translate(inner);
+            if (!(inner instanceof jose.JWSSignatureVerificationFailed)) throw inner;
           }
         }
-        throw grant('The assertion\'s signature does not verify with any key of the issuer.');
+      } catch (inner) {
+        throw translate(inner);
       }
-      throw translate(error);
+      throw grant('The assertion\'s signature does not verify with any key of the issuer.');
     }
   };
   let result = await attempt(await issuerKeys(services, issuer, false));
@@ -88,11 +99,18 @@ async function verifySignature(services: Services, issuer: JwtIssuerRow, jwt: st
   }
 }
 
-function translate(error: unknown): unknown {
+/**
+ * Every failure of verification is the caller's `invalid_grant` (createToken, launchSession):
+ * nothing here touches storage, so an error that is not jose's own comes from importing or
+ * using the issuer's stored key (jose throws a TypeError for an RSA key under 2048 bits, one
+ * registered before PUT /jwt_issuer measured the modulus). It must never be a 500 on these
+ * unauthenticated endpoints.
+ */
+function translate(error: unknown): OAuthError {
   if (error instanceof jose.JWSSignatureVerificationFailed) return grant('The assertion\'s signature does not verify with the issuer\'s key.');
   if (error instanceof jose.JOSEAlgNotAllowed) return grant('The assertion\'s alg is not accepted.');
   if (error instanceof jose.JOSEError) return grant(`The assertion cannot be verified: ${error.message}.`);
-  return error;
+  return grant('The issuer\'s registered key cannot verify the assertion; the partner must register usable keys with PUT /jwt_issuer.');
 }
 
 const nonEmptyString = (value: unknown, max = 512): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max;
@@ -103,9 +121,13 @@ function checkClaims(services: Services, issuer: JwtIssuerRow, claims: JWTPayloa
   const expectedAudience = `${services.config.baseUrl}/auth/token`;
 
   if (claims.iss !== issuer.issuer) throw grant('The iss claim does not match the registered issuer.');
-  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (claims.aud === undefined) throw grant(`The aud claim is required: ${expectedAudience}.`);
-  if (!audiences.includes(expectedAudience)) throw grant(`The aud claim must be ${expectedAudience}.`);
+  // The token endpoint and nothing else: a string, or an array holding only it. A JWT that
+  // names another audience too was made for that audience as well, which could replay it here.
+  const audiences: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (audiences.length === 0 || audiences.some((audience) => audience !== expectedAudience)) {
+    throw grant(`The aud claim must be ${expectedAudience} alone (a string, or an array holding only it).`);
+  }
 
   if (!numericDate(claims.exp)) throw grant('The exp claim is required (a NumericDate).');
   if (!numericDate(claims.iat)) throw grant('The iat claim is required (a NumericDate).');

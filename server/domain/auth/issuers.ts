@@ -7,6 +7,7 @@
  * times), and a restart should not have to fetch before the first sign-in.
  */
 import type { components } from '../../../generated/types/ramp.ts';
+import { urlProblem } from '../../outbound.ts';
 import { Problem, validationError, type FieldError } from '../../problems.ts';
 import type { Services } from '../../services.ts';
 import { jwtIssuersRepository, type JwtIssuerRow } from '../../storage/auth.ts';
@@ -44,18 +45,20 @@ export async function setJwtIssuer(services: Services, organization: Organizatio
   const { config, clock, storage } = services;
   const errors: FieldError[] = [];
   if (body.jwks !== undefined) errors.push(...(await jwksErrors(body.jwks, '/jwks')));
-  if (body.jwksUri !== undefined && config.env === 'production' && !body.jwksUri.startsWith('https://')) {
-    errors.push({ pointer: '/jwksUri', detail: 'must use https in production' });
-  }
+  // The rules of webhook URLs: https and a public host in production, anything in the sandbox.
+  const production = config.env === 'production';
+  const uriProblem = body.jwksUri !== undefined ? urlProblem(body.jwksUri, { httpsOnly: production, publicOnly: production }) : undefined;
+  if (uriProblem) errors.push({ pointer: '/jwksUri', detail: uriProblem });
   if (errors.length > 0) throw validationError(errors);
   // A jwksUri is fetched now, so a typo fails here rather than at the first sign-in.
   let fetched: Jwks | undefined;
   if (body.jwksUri !== undefined) {
     try {
-      fetched = await fetchJwks(body.jwksUri);
+      fetched = await fetchJwks(body.jwksUri, { publicOnly: production });
     } catch (error) {
       if (!(error instanceof JwksFetchError)) throw error;
-      throw validationError([{ pointer: '/jwksUri', detail: `could not be used: ${error.message}` }]);
+      services.logger.info({ jwksUri: body.jwksUri, reason: error.reason, detail: error.internal }, 'JWKS fetch at registration failed');
+      throw validationError([{ pointer: '/jwksUri', detail: error.message }]);
     }
   }
   const now = clock.now().toISOString();
@@ -102,12 +105,12 @@ export async function issuerKeys(services: Services, row: JwtIssuerRow, refresh:
   const issuers = jwtIssuersRepository(services.storage.db);
   if (!(await issuers.claimFetch(row.organization_id, uri, now, jwksRefetchSeconds))) return cached;
   try {
-    const jwks = await fetchJwks(uri);
+    const jwks = await fetchJwks(uri, { publicOnly: services.config.env === 'production' });
     await issuers.storeFetched(row.organization_id, uri, JSON.stringify(jwks), now.toISOString());
     return jwks;
   } catch (error) {
     if (!(error instanceof JwksFetchError)) throw error;
-    services.logger.warn({ issuer: row.issuer, jwksUri: uri, reason: error.message }, 'JWKS fetch failed; keeping the cached keys');
+    services.logger.warn({ issuer: row.issuer, jwksUri: uri, reason: error.reason, detail: error.internal }, 'JWKS fetch failed; keeping the cached keys');
     return cached;
   }
 }

@@ -1,8 +1,13 @@
 /**
  * A partner's JSON Web Key Set: which keys we accept (public, usable with ES256, RS256 or
- * EdDSA) and fetching one from a `jwksUri` with a timeout and a size limit.
+ * EdDSA) and fetching one from a `jwksUri` with a timeout and a size limit, to the addresses
+ * webhook deliveries may reach (server/outbound.ts).
  */
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { importJWK, type JWK } from 'jose';
+import { AddressNotAllowed, connection, type Resolve } from '../../outbound.ts';
 import type { FieldError } from '../../problems.ts';
 import { acceptedAlgorithms, jwksFetchTimeoutMs, jwksMaxBytes } from './rules.ts';
 
@@ -19,8 +24,12 @@ function algorithmOf(key: Record<string, unknown>): { alg: string } | { reason: 
   let alg: string;
   if (key.kty === 'RSA') {
     if (typeof key.n !== 'string' || typeof key.e !== 'string') return { reason: 'is an RSA key without n and e' };
-    // base64url length → modulus bits; anything under 2048 is too weak to sign people in.
-    if (Math.floor((key.n.replace(/=+$/, '').length * 6) / 8) * 8 < 2048) return { reason: 'is an RSA key shorter than 2048 bits' };
+    // Anything under 2048 bits is too weak to sign people in. The modulus is measured as the
+    // verifier measures it (leading zero bytes of `n` do not count), not by the length of its
+    // base64url: a padded short key would pass here and make every JWT naming it fail later.
+    const bits = rsaModulusBits(key);
+    if (bits === undefined) return { reason: 'is not a valid RSA public key' };
+    if (bits < 2048) return { reason: `is an RSA key of ${bits} bits; at least 2048 are required` };
     alg = 'RS256';
   } else if (key.kty === 'EC') {
     if (key.crv !== 'P-256') return { reason: 'is an EC key not on P-256 (ES256)' };
@@ -35,6 +44,14 @@ function algorithmOf(key: Record<string, unknown>): { alg: string } | { reason: 
     return { reason: `has alg ${String(key.alg)}, which is not accepted for this key (${acceptedAlgorithms.join(', ')})` };
   }
   return { alg };
+}
+
+function rsaModulusBits(key: Record<string, unknown>): number | undefined {
+  try {
+    return createPublicKey({ key: { kty: 'RSA', n: key.n, e: key.e } as JsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Field errors of a JWKS (pointers under `at`), or none when every key is acceptable. */
@@ -72,51 +89,100 @@ export async function jwksErrors(jwks: unknown, at: string): Promise<FieldError[
   return errors;
 }
 
-export class JwksFetchError extends Error {}
+/**
+ * Why a JWKS could not be fetched, as the partner hears it. The remote end's answer (status,
+ * body, what was wrong with its keys) is never repeated: from a service that connects where a
+ * partner says, that would read out whatever answers there. Two reasons only: the address
+ * rule refused the host (our rule, not the remote's answer), or anything else went wrong.
+ * The logs get `internal` (server/outbound.ts keeps production to public addresses).
+ */
+export class JwksFetchError extends Error {
+  constructor(
+    readonly reason: 'address-not-allowed' | 'not-fetched',
+    /** What happened, for the logs only. */
+    readonly internal: string,
+  ) {
+    super(
+      reason === 'address-not-allowed'
+        ? 'the JWKS could not be fetched: its host is not a public address (production fetches from public addresses only)'
+        : `the JWKS could not be fetched: no acceptable JWKS came back (an HTTP 2xx answer within ${jwksFetchTimeoutMs / 1000} s, no redirect, of at most ${jwksMaxBytes / 1024} KiB of JSON with keys as jwks accepts them)`,
+    );
+  }
+}
 
-/** GET the JWKS at `uri`: JSON, at most 64 KiB, within the timeout, no redirects. */
-export async function fetchJwks(uri: string): Promise<Jwks> {
-  let response: Response;
-  try {
-    response = await fetch(uri, {
-      headers: { Accept: 'application/jwk-set+json, application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(jwksFetchTimeoutMs),
-    });
-  } catch (error) {
-    const e = error as Error;
-    throw new JwksFetchError(e.name === 'TimeoutError' ? `no answer within ${jwksFetchTimeoutMs / 1000} s` : `the request failed (${e.message})`);
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new JwksFetchError(`it answered HTTP ${response.status}`);
-  }
-  const text = await readLimited(response, jwksMaxBytes);
+/**
+ * GET the JWKS at `uri`: JSON, at most 64 KiB, within the timeout, no redirects, under the
+ * address rule of server/outbound.ts when `publicOnly` (production, as webhook deliveries).
+ * `resolve` answers DNS instead of the system (tests).
+ */
+export async function fetchJwks(uri: string, options: { publicOnly: boolean; resolve?: Resolve }): Promise<Jwks> {
+  const text = await get(uri, options);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new JwksFetchError('it did not answer JSON');
+    throw new JwksFetchError('not-fetched', 'the answer is not JSON');
   }
   const errors = await jwksErrors(body, '');
-  if (errors.length > 0) throw new JwksFetchError(`it did not answer an acceptable JWKS: ${errors.map((e) => `${e.pointer || '/'} ${e.detail}`).join('; ')}`);
+  if (errors.length > 0) throw new JwksFetchError('not-fetched', `not an acceptable JWKS: ${errors.map((e) => `${e.pointer || '/'} ${e.detail}`).join('; ')}`);
   return { keys: (body as Jwks).keys };
 }
 
-async function readLimited(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new JwksFetchError(`it answered more than ${limit / 1024} KiB`);
+function get(uri: string, options: { publicOnly: boolean; resolve?: Resolve | undefined }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: JwksFetchError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request?.destroy();
+      reject(error);
+    };
+    let request: http.ClientRequest | undefined;
+    // One deadline for the whole exchange: connecting, the headers and every byte of the body.
+    const timer = setTimeout(() => fail(new JwksFetchError('not-fetched', `no whole answer within ${jwksFetchTimeoutMs} ms`)), jwksFetchTimeoutMs);
+    let agent: http.Agent;
+    let target: URL;
+    try {
+      target = new URL(uri);
+      if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new JwksFetchError('not-fetched', 'not an http(s) URL');
+      // setJwtIssuer refuses http in production; this covers a row stored before that rule.
+      if (options.publicOnly && target.protocol !== 'https:') throw new JwksFetchError('not-fetched', 'production fetches over https only');
+      ({ agent } = connection(target, options));
+    } catch (error) {
+      if (error instanceof AddressNotAllowed) return fail(new JwksFetchError('address-not-allowed', error.message));
+      if (error instanceof JwksFetchError) return fail(error);
+      return fail(new JwksFetchError('not-fetched', 'not a valid URL'));
     }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    request = (target.protocol === 'https:' ? https : http).request(
+      target,
+      { method: 'GET', agent, headers: { Accept: 'application/jwk-set+json, application/json', 'User-Agent': 'ramp-jwks/1.0' } },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        // Not 2xx, redirects included: node:http never follows one.
+        if (status < 200 || status > 299) return fail(new JwksFetchError('not-fetched', `HTTP ${status}`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > jwksMaxBytes) return fail(new JwksFetchError('not-fetched', `more than ${jwksMaxBytes} bytes`));
+          chunks.push(chunk);
+        });
+        response.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        });
+        response.on('error', (error) => fail(new JwksFetchError('not-fetched', `the answer broke off: ${error.message}`)));
+        response.on('close', () => {
+          if (!response.complete) fail(new JwksFetchError('not-fetched', 'the answer broke off'));
+        });
+      },
+    );
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      fail(error.code === 'EADDRNOTALLOWED' ? new JwksFetchError('address-not-allowed', error.message) : new JwksFetchError('not-fetched', `no answer: ${error.message}`)),
+    );
+    request.end();
+  });
 }

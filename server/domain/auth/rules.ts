@@ -59,12 +59,21 @@ export interface LaunchTarget {
   flow: Flow | null;
 }
 
-/** An allowlisted app path with an optional query string, else `invalid_target`. */
+/** The longest target a launch opens (path and query). */
+export const maxTargetLength = 2048;
+
+/**
+ * An allowlisted app path with an optional query string, else `invalid_target`: whatever
+ * the shape of what was sent (an absolute URL, a scheme-relative one, an empty string, one
+ * too long), a target that is not allowed is `invalid_target`, never `invalid_request`. The
+ * contract's schema therefore gives `target` no pattern and no length.
+ */
 export function checkTarget(target: string, appUrl: string): LaunchTarget {
   const query = target.indexOf('?');
   const path = query === -1 ? target : target.slice(0, query);
-  const refused = new OAuthError('invalid_target', `${path || target} cannot be opened from a launch; open one of ${Object.keys(launchTargets).join(', ')}.`);
-  if (!Object.hasOwn(launchTargets, path)) throw refused;
+  const shown = target === '' ? 'An empty target' : (path || target).length > 100 ? `${(path || target).slice(0, 100)}…` : path || target;
+  const refused = new OAuthError('invalid_target', `${shown} cannot be opened from a launch; open one of ${Object.keys(launchTargets).join(', ')}.`);
+  if (!Object.hasOwn(launchTargets, path) || target.length > maxTargetLength) throw refused;
   // The query is passed on as sent, but it must not carry a fragment, spaces or controls, and
   // the whole target must stay on the app's own origin.
   if (/[#\s\\\u0000-\u001f\u007f]/.test(target)) throw refused;
@@ -98,22 +107,41 @@ export function checkReturnUrl(value: string | undefined, env: Environment): str
 }
 
 /**
- * `origin` of the postMessage page: `scheme://host[:port]` exactly; required and https in
- * production. Undefined means "any origin" (sandbox and local only).
+ * A host a CSP `host-source` can name: DNS labels of letters, digits and inner hyphens
+ * (what the WHATWG parser leaves of a host name, lowercased and punycoded) or an IPv4
+ * address. The URL parser alone lets through hosts such as `*` or `a.com;sandbox`, which
+ * written into `frame-ancestors` would allow every site or add a directive.
+ */
+const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const cspHost = new RegExp(`^${label}(?:\\.${label})*$`);
+
+/**
+ * `origin` of the postMessage page (and of a framed launch): a serialized origin exactly,
+ * `scheme://host[:port]` as the WHATWG URL parser serializes it (`new URL(x).origin === x`:
+ * lowercase, no default port, no path, no credentials), whose host is a host name or an
+ * IPv4 address. https, or http outside production. Undefined means "none given".
  */
 export function checkEmbedderOrigin(value: string | undefined, env: Environment): string | undefined {
   if (value === undefined) {
     if (env === 'production') throw new OAuthError('invalid_request', 'The origin parameter is required.');
     return undefined;
   }
+  return checkOrigin(value, env);
+}
+
+/** A given origin, by the rules above, else `invalid_request`. */
+export function checkOrigin(value: string, env: Environment): string {
   let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
     url = undefined;
   }
-  if (!url || url.origin !== value) throw new OAuthError('invalid_request', 'origin must be an origin, scheme://host[:port], with no path or trailing slash.');
-  if (env === 'production' && url.protocol !== 'https:') throw new OAuthError('invalid_request', 'origin must use https.');
+  if (!url || url.origin !== value || !cspHost.test(url.hostname)) {
+    throw new OAuthError('invalid_request', 'origin must be an origin, scheme://host[:port] with a host name or an IPv4 address, and no path or trailing slash.');
+  }
+  const allowed = env === 'production' ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol)) throw new OAuthError('invalid_request', `origin must use ${env === 'production' ? 'https' : 'http or https'}.`);
   return value;
 }
 

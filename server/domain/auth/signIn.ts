@@ -52,13 +52,14 @@ async function inTransaction<T>(services: Services, work: (tx: Tx) => Promise<T>
   }
 }
 
-async function tokenRow(tx: Tx, grant: AuthGrantRow, kind: AuthTokenRow['kind'], prefix: string, now: Date, seconds: number, returnUrl: string | null = null) {
+async function tokenRow(tx: Tx, grant: AuthGrantRow, kind: AuthTokenRow['kind'], prefix: string, now: Date, seconds: number, session?: SessionOptions) {
   const token = newToken(prefix);
   await authRepository(tx).insertToken({
     hash: hashToken(token),
     kind,
     grant_id: grant.id,
-    return_url: returnUrl,
+    return_url: session?.returnUrl ?? null,
+    frame_ancestor: session?.frameAncestor ?? null,
     created_at: now.toISOString(),
     expires_at: plus(now, seconds),
     used_at: null,
@@ -128,24 +129,32 @@ async function grantFromAssertion(tx: Tx, verified: VerifiedAssertion, now: Date
 /** `check` runs on the grant before anything is written for it (a launch checks its target's scope). */
 export type GrantCheck = (grant: Pick<AuthGrantRow, 'scope'>) => void;
 
+/** What a launch gives its browser session besides the sign-in. */
+export interface SessionOptions {
+  check: GrantCheck;
+  returnUrl: string | null;
+  /** The launch's `origin`: the one origin that may frame the session's app pages (null: none). */
+  frameAncestor: string | null;
+}
+
 /** The JWT bearer grant: tokens (`POST /auth/token`) or a session (`/auth/launch`). */
 export async function signInWithAssertion(services: Services, jwt: string): Promise<TokenSet>;
-export async function signInWithAssertion(services: Services, jwt: string, session: { check: GrantCheck; returnUrl: string | null }): Promise<Session>;
-export async function signInWithAssertion(services: Services, jwt: string, session?: { check: GrantCheck; returnUrl: string | null }): Promise<TokenSet | Session> {
+export async function signInWithAssertion(services: Services, jwt: string, session: SessionOptions): Promise<Session>;
+export async function signInWithAssertion(services: Services, jwt: string, session?: SessionOptions): Promise<TokenSet | Session> {
   const verified = await verifyAssertion(services, jwt);
   session?.check({ scope: verified.scopes.join(' ') });
   const now = services.clock.now();
   return inTransaction(services, async (tx) => {
     const grant = await grantFromAssertion(tx, verified, now);
     if (!session) return issueTokens(tx, grant, now);
-    return { token: await tokenRow(tx, grant, 'session', 's_', now, sessionSeconds, session.returnUrl), grant };
+    return { token: await tokenRow(tx, grant, 'session', 's_', now, sessionSeconds, session), grant };
   });
 }
 
 /** The refresh token grant: consumes the token, then tokens or a session for the same sign-in. */
 export async function signInWithRefreshToken(services: Services, refreshToken: string): Promise<TokenSet>;
-export async function signInWithRefreshToken(services: Services, refreshToken: string, session: { check: GrantCheck; returnUrl: string | null }): Promise<Session>;
-export async function signInWithRefreshToken(services: Services, refreshToken: string, session?: { check: GrantCheck; returnUrl: string | null }): Promise<TokenSet | Session> {
+export async function signInWithRefreshToken(services: Services, refreshToken: string, session: SessionOptions): Promise<Session>;
+export async function signInWithRefreshToken(services: Services, refreshToken: string, session?: SessionOptions): Promise<TokenSet | Session> {
   const now = services.clock.now();
   const hash = hashToken(refreshToken);
   // A reuse must revoke the sign-in *and* be refused: the revocation commits, then we throw.
@@ -168,7 +177,7 @@ export async function signInWithRefreshToken(services: Services, refreshToken: s
     // Conditional: of two requests racing with one token, exactly one consumes it.
     if (!(await auth.consumeToken(hash, now.toISOString()))) return reused();
     if (!session) return { issued: await issueTokens(tx, grant, now) };
-    return { issued: { token: await tokenRow(tx, grant, 'session', 's_', now, sessionSeconds, session.returnUrl), grant } };
+    return { issued: { token: await tokenRow(tx, grant, 'session', 's_', now, sessionSeconds, session), grant } };
   });
   if ('reused' in outcome) {
     throw grantError('The refresh token has already been used. Every token of this sign-in is now revoked; sign in again with a new JWT.');
@@ -179,6 +188,7 @@ export async function signInWithRefreshToken(services: Services, refreshToken: s
 export interface SignedIn {
   grant: AuthGrantRow;
   returnUrl: string | null;
+  frameAncestor: string | null;
 }
 
 /** The sign-in behind a session cookie, or undefined when there is none or it ended. */
@@ -189,7 +199,7 @@ export async function sessionOf(services: Services, token: string | undefined): 
   if (!row || row.expires_at <= services.clock.now().toISOString()) return undefined;
   const grant = await auth.findGrant(row.grant_id);
   if (!grant || grant.revoked_at !== null) return undefined;
-  return { grant, returnUrl: row.return_url };
+  return { grant, returnUrl: row.return_url, frameAncestor: row.frame_ancestor };
 }
 
 /** Background job: forget expired JWT ids and tokens. */

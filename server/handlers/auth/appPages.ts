@@ -7,16 +7,17 @@ import type { Services } from '../../services.ts';
 import { organizationsRepository } from '../../storage/organizations.ts';
 import type { Handler } from '../types.ts';
 import type { Request } from 'express';
-import { appPage, forbiddenPage, pageHeaders, signedOutPage } from './pages.ts';
+import { appPage, forbiddenPage, sessionPageHeaders, signedOutPage } from './pages.ts';
 
 async function render(services: Services, req: Request, flow: Flow | null) {
   const signedIn = await sessionOf(services, sessionFromCookies(req.headers.cookie));
-  if (!signedIn) throw new HtmlPageError(401, signedOutPage(), pageHeaders());
-  const { grant, returnUrl } = signedIn;
-  if (flow && !grant.scope.split(' ').includes(flow)) throw new HtmlPageError(403, forbiddenPage(flow), pageHeaders());
+  if (!signedIn) throw new HtmlPageError(401, signedOutPage(), sessionPageHeaders(null));
+  const { grant, returnUrl, frameAncestor } = signedIn;
+  const headers = sessionPageHeaders(frameAncestor);
+  if (flow && !grant.scope.split(' ').includes(flow)) throw new HtmlPageError(403, forbiddenPage(flow), headers);
   const partner = await organizationsRepository(services.storage.db).find(grant.partner_id);
   const html = appPage({ flow, grant, partnerName: partner?.display_name ?? 'the partner', returnUrl, query: req.query as Record<string, string | string[]> });
-  return { status: 200 as const, type: 'text/html', body: html, headers: pageHeaders() };
+  return { status: 200 as const, type: 'text/html', body: html, headers };
 }
 
 export const getKycPage: Handler<'getKycPage'> = ({ services, req }) => render(services, req, 'kyc');

@@ -43,6 +43,19 @@ export const pageHeaders = (csp = staticPageCsp): Record<string, string> => ({
   'X-Content-Type-Options': 'nosniff',
 });
 
+/**
+ * The headers of a browser session's pages (the app pages and the launch's redirect page):
+ * only the origin the session was launched for (`/auth/launch?origin=`) may frame them, and
+ * without one nobody may, so a signed-in page cannot be clickjacked by another origin, even
+ * one of the same site, which the session cookie's SameSite rules would not keep out.
+ * `X-Frame-Options: DENY` says the same to browsers that predate `frame-ancestors`; it has
+ * no form that names one origin, so it is sent only with `'none'`.
+ */
+export function sessionPageHeaders(frameAncestor: string | null): Record<string, string> {
+  const headers = pageHeaders(`${staticPageCsp}; frame-ancestors ${frameAncestor ?? "'none'"}`);
+  return frameAncestor === null ? { ...headers, 'X-Frame-Options': 'DENY' } : headers;
+}
+
 /** `POST /auth/launch` 200: signed in, on to the target. */
 export function launchRedirectPage(target: string): string {
   const href = escapeHtml(target);
@@ -118,7 +131,8 @@ const launchScript = `(function () {
     } else {
       body.assertion = text(data.assertion);
     }
-    fetch(config.launchPath, {
+    // The embedder's origin goes along: the session's pages may be framed by it alone.
+    fetch(config.launchPath + (origin ? '?origin=' + encodeURIComponent(origin) : ''), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -231,4 +245,9 @@ export function forbiddenPage(flow: Flow): string {
     `<h1>Not allowed</h1>\n<p>This sign-in does not include the <code>${escapeHtml(flow)}</code> scope.</p>`,
     '<meta name="app-error" content="insufficient_scope">\n',
   );
+}
+
+/** An app page refused before it is shown (a query parameter that is not text): what is wrong. */
+export function invalidRequestPage(detail: string): string {
+  return page('Bad request · Ramp', `<h1>Bad request</h1>\n<p id="error_description">${escapeHtml(detail)}</p>`, '<meta name="app-error" content="invalid_request">\n');
 }

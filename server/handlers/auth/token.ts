@@ -1,5 +1,5 @@
 /** `POST /auth/token`: the OAuth 2.0 token endpoint (JWT bearer grant and refresh tokens). */
-import { jwtBearerGrant } from '../../domain/auth/rules.ts';
+import { grantOf } from '../../domain/auth/grant.ts';
 import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
 import { OAuthError } from '../../problems.ts';
 import type { Handler } from '../types.ts';
@@ -9,8 +9,9 @@ export const createToken: Handler<'createToken'> = async ({ body, req, services 
   if (req.headers.authorization !== undefined) {
     throw new OAuthError('invalid_request', 'Send no Authorization header: the assertion or the refresh token is the credential.');
   }
-  const tokens = body.grant_type === jwtBearerGrant
-    ? await signInWithAssertion(services, body.assertion)
-    : await signInWithRefreshToken(services, body.refresh_token);
+  const grant = grantOf(body);
+  const tokens = 'assertion' in grant
+    ? await signInWithAssertion(services, grant.assertion)
+    : await signInWithRefreshToken(services, grant.refreshToken);
   return { status: 200, body: tokens, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
 };

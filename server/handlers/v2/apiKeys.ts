@@ -1,5 +1,5 @@
-/** v2 API keys of the key's own organization or of a direct customer organization. */
-import { issueApiKey, revokeApiKey } from '../../domain/apiKeyManagement.ts';
+/** v2 API keys: created for the key's own organization; listed and revoked for it or a direct customer. */
+import { assertOwnOrganization, issueApiKey, revokeApiKey } from '../../domain/apiKeyManagement.ts';
 import { presentApiKey } from '../../domain/organizationPresenters.ts';
 import { pageMeta, v2Page } from '../../domain/pagination.ts';
 import { actFor } from '../../domain/scope.ts';
@@ -7,7 +7,9 @@ import { apiKeysRepository } from '../../storage/apiKeys.ts';
 import type { Handler } from '../types.ts';
 
 export const createApiKey: Handler<'createApiKey'> = async ({ params, caller, services }) => {
+  // A grandchild or a stranger stays 404 (actFor); a direct customer is 403.
   const organization = await actFor(services.storage.db, caller, params.organizationId);
+  assertOwnOrganization(caller.organization.id, organization.id);
   const { row, key } = await issueApiKey(services.storage, services.config, organization.id, services.clock.now());
   return { status: 201, body: { ...presentApiKey(row), key } };
 };

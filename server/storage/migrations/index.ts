@@ -14,6 +14,7 @@ import * as m050 from './050-auth.ts';
 import * as m090 from './090-rate-limits.ts';
 import * as m100 from './100-list-positions.ts';
 import * as m110 from './110-canonical-event-payloads.ts';
+import * as m120 from './120-session-frame-ancestor.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '090-rate-limits': m090,
   '100-list-positions': m100,
   '110-canonical-event-payloads': m110,
+  '120-session-frame-ancestor': m120,
 };

@@ -1,0 +1,58 @@
+//! The partner flow with openapi-generator's Rust client, generated from
+//! generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
+//! RAMP_BASE_URL, RAMP_API_KEY.
+use ramp_client::apis::configuration::{ApiKey, Configuration};
+use ramp_client::apis::webhooks_api::CreateWebhookSubscriptionError;
+use ramp_client::apis::{organizations_api, prices_api, webhooks_api, Error};
+use ramp_client::models;
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set"))
+}
+
+#[tokio::main]
+async fn main() {
+    let public = Configuration { base_path: env("RAMP_BASE_URL"), ..Configuration::new() };
+    // The API key goes raw in Authorization, without a scheme.
+    let config = Configuration { api_key: Some(ApiKey { prefix: None, key: env("RAMP_API_KEY") }), ..public.clone() };
+
+    // Create a customer, then find it in the organization list.
+    let request = models::V1CreateOrganizationRequest::new("Smoke Customer".into(), models::OrganizationType::Personal);
+    let customer = organizations_api::v1_create_organization(&config, request).await.expect("create a customer");
+    let page = organizations_api::list_organizations(&config, Some(100), None).await.expect("list organizations");
+    assert!(page.items.iter().any(|o| o.organization_id == customer.organization_id), "customer not listed");
+
+    // Token costs: public, no key.
+    let costs = prices_api::list_token_costs(&public, None).await.expect("token costs");
+    let cetes = costs.get("CETES").expect("CETES");
+    assert!(cetes.token_symbol == "CETES" && cetes.currency == "MXN", "{cetes:?}");
+    assert!(cetes.token_cost_in_fiat.parse::<f64>().expect("a decimal") > 0.0);
+
+    // A webhook subscription; its secret is shown once.
+    let url = format!("https://partner.example/hooks/{}", unique());
+    let request = models::WebhookSubscriptionRequest::new(url.clone(), models::WebhookEventType::OrderUpdated);
+    let created = webhooks_api::create_webhook_subscription(&config, request.clone()).await.expect("create a subscription");
+    assert!(created.url == url && created.secret.len() == 44, "{created:?}");
+
+    // The same subscription again: 409, decoded as the typed problem.
+    match webhooks_api::create_webhook_subscription(&config, request).await {
+        Err(Error::ResponseError(response)) => {
+            assert_eq!(response.status.as_u16(), 409);
+            match response.entity {
+                Some(CreateWebhookSubscriptionError::Status409(conflict)) => {
+                    assert!(!conflict.instance.is_empty(), "{conflict:?}");
+                }
+                other => panic!("409 decoded as {other:?}"),
+            }
+        }
+        other => panic!("a duplicate subscription answered {other:?}"),
+    }
+
+    println!("openapi-generator rust: organizations, customer, token costs, webhook subscription and its 409 ok");
+}
+
+/// A value unique to this run (the clock and the process), for the subscription URL.
+fn unique() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    format!("{:032x}", nanos ^ ((std::process::id() as u128) << 96))
+}

@@ -1,0 +1,52 @@
+/** The rules every request meets whatever its operation (server/domain/requestLimits.ts), as tables. */
+import { describe, expect, it } from 'vitest';
+import { maxArrayItems, refusedParameter, refusedText, refusedValue } from '../../server/domain/requestLimits.ts';
+
+describe('refusedText', () => {
+  const nul = /NUL character/;
+  const lone = /well-formed Unicode/;
+  it.each([
+    ['plain ASCII', 'Ana López', undefined],
+    ['the empty string', '', undefined],
+    ['a surrogate pair (an astral character)', 'a🙂b', undefined],
+    ['U+FFFD itself', 'a\ufffdb', undefined],
+    ['a NUL', 'a\u0000b', nul],
+    ['a NUL alone', '\u0000', nul],
+    ['a lone high surrogate', 'a\ud800b', lone],
+    ['a lone low surrogate', 'a\udc00b', lone],
+    ['a high surrogate at the end', 'ab\udbff', lone],
+    ['a pair in the wrong order', '\udc00\ud800', lone],
+  ])('%s', (_, text, reason) => {
+    const refused = refusedText(text);
+    if (reason === undefined) expect(refused).toBeUndefined();
+    else expect(refused).toMatch(reason);
+  });
+});
+
+describe('refusedValue', () => {
+  it.each([
+    ['a well-formed body', { a: 'x', list: ['y', { z: 'ok 🙂' }], n: 1, b: null }, undefined],
+    ['a NUL deep inside', { a: { list: ['ok', 'b\u0000'] } }, '/a/list/1'],
+    ['a lone surrogate in a top-level string', 'x\ud800', '/'],
+    ['a property name with a NUL, pointed at by its object', { a: { 'k\u0000': 1 } }, '/a'],
+    ['a property name with ~ and /, escaped in the pointer', { 'a/b~c': '\u0000' }, '/a~1b~0c'],
+    ['an array over the limit', { items: Array.from({ length: maxArrayItems + 1 }, () => 0) }, '/items'],
+  ])('%s', (_, value, pointer) => {
+    expect(refusedValue(value)?.pointer).toBe(pointer);
+  });
+
+  it('checks only text when told no array limit (the claims of a JWT)', () => {
+    expect(refusedValue({ aud: Array.from({ length: 500 }, () => 'x') }, Infinity)).toBeUndefined();
+  });
+});
+
+describe('refusedParameter', () => {
+  it.each([
+    ['accepted values', { pageSize: '30', origin: 'https://partner.example' }, undefined],
+    ['a NUL in a value', { identifier: 'CE\u0000TES' }, 'The path parameter identifier must not contain the NUL character (U+0000).'],
+    ['a NUL in one value of a repeated parameter', { amount: ['1', '2\u0000'] }, 'The path parameter amount must not contain the NUL character (U+0000).'],
+    ['a NUL in a name', { 'a\u0000': '1' }, 'A path parameter name must not contain the NUL character (U+0000).'],
+  ])('%s', (_, parameters, message) => {
+    expect(refusedParameter('path', parameters)).toBe(message);
+  });
+});
