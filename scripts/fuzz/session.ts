@@ -8,14 +8,15 @@
  * the shape of a test runner's, which CI's tally must not read); on a failure the log's tail
  * is printed too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { JWK } from 'jose';
 import { loadContract } from '../../server/contract.ts';
 import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/webhooks/support.ts';
 import { exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
@@ -119,7 +120,23 @@ function writeConfig(world: World): string {
   return config;
 }
 
-function runSchemathesis(config: string, world: World): Promise<number> {
+/**
+ * The world's requests for hooks.py, which adds them to each operation's explicit examples.
+ * Every operation that documents a 2xx needs one, unless scripts/fuzz/README.md names it
+ * among the operations without a 2xx: a new operation fails the run until world.ts gives it one.
+ */
+function writeExamples(world: World, exceptions: Map<string, string>): string {
+  const missing = loadContract()
+    .operations.filter((o) => o.statuses.some((s) => /^2(\d\d|XX)$/i.test(s)))
+    .map((o) => o.operationId)
+    .filter((id) => !world.examples[id]?.length && !exceptions.has(id));
+  if (missing.length > 0) throw new Error(`world.ts gives no request that succeeds for: ${missing.join(', ')}`);
+  const file = join(work, 'examples.json');
+  writeFileSync(file, JSON.stringify(world.examples));
+  return file;
+}
+
+function runSchemathesis(config: string, examples: string, world: World): Promise<number> {
   const args = [
     '--config-file', config, '--no-color',
     'run', join(root, 'generated', 'openapi', 'ramp.yaml'),
@@ -141,7 +158,15 @@ function runSchemathesis(config: string, world: World): Promise<number> {
   const st = spawn(process.env.RAMP_FUZZ_SCHEMATHESIS!, args, {
     cwd: work,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...world.env, RAMP_FUZZ_API_KEY: apiKey, PYTHONUNBUFFERED: '1', COLUMNS: '120' },
+    env: {
+      ...process.env,
+      ...world.env,
+      RAMP_FUZZ_API_KEY: apiKey,
+      SCHEMATHESIS_HOOKS: join(import.meta.dirname, 'hooks.py'),
+      RAMP_FUZZ_EXAMPLES: examples,
+      PYTHONUNBUFFERED: '1',
+      COLUMNS: '120',
+    },
   });
   st.stdout!.pipe(log);
   st.stderr!.pipe(log);
@@ -150,14 +175,36 @@ function runSchemathesis(config: string, world: World): Promise<number> {
 
 const tail = (text: string, n: number) => text.trimEnd().split('\n').slice(-n);
 
-/** A partner's JWKS on loopback (`PUT /jwt_issuer {jwksUri}`): one P-256 public key. */
-async function serveJwks(): Promise<{ url: string; server: Server }> {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
-  const body = JSON.stringify({ keys: [{ ...jwk, kid: 'fuzz-jwks-uri', alg: 'ES256', use: 'sig' }] });
+/**
+ * A partner's JWKS on loopback (`PUT /jwt_issuer {jwksUri}`): the key of the partner's issuer
+ * once the world has one (`serve`), so registering it keeps the world's JWTs valid.
+ */
+async function serveJwks(): Promise<{ url: string; server: Server; serve: (key: JWK) => void }> {
+  let body = JSON.stringify({ keys: [] });
   const server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`, server };
+  const serve = (key: JWK) => (body = JSON.stringify({ keys: [key] }));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`, server, serve };
 }
+
+/**
+ * hooks.py's tests (test_hooks.py), with the pinned Schemathesis, before the hooks take part in
+ * a run: what they change of Schemathesis's cases and verdicts must be what they mean to. Their
+ * output is printed only when they fail.
+ */
+function testHooks(): boolean {
+  const python = join(dirname(process.env.RAMP_FUZZ_SCHEMATHESIS!), 'python');
+  const result = spawnSync(python, [join(import.meta.dirname, 'test_hooks.py')], { encoding: 'utf8', cwd: work });
+  if (result.status === 0) return true;
+  say(`hooks.py's tests (scripts/fuzz/test_hooks.py) failed:`);
+  for (const line of `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trimEnd().split('\n')) console.log(`fuzz| ${line}`);
+  return false;
+}
+if (!testHooks()) {
+  rmSync(work, { recursive: true, force: true });
+  process.exit(1);
+}
+say("hooks.py's tests hold (scripts/fuzz/test_hooks.py)");
 
 const certificate = selfSignedCertificate();
 const receivers: Receiver[] = [await startReceiver(), await startReceiver(() => 200, certificate)];
@@ -171,7 +218,7 @@ try {
   const built = Date.now();
   // The assertion pools must outlast the run: its budget, or a generous hour without one.
   const coverSeconds = Number(options['max-time'] ?? 3600) + 300;
-  const world = await buildWorld({ base, apiKey, partnerId, receivers: { v2: v2Receiver.url, v1: v1Receiver.url }, coverSeconds, jwksUri: jwks.url });
+  const world = await buildWorld({ base, apiKey, partnerId, receivers: { v2: v2Receiver.url, v1: v1Receiver.url }, coverSeconds, jwksUri: jwks.url, serveJwks: jwks.serve });
   const pools = Object.values(world.counts).reduce((a, b) => a + b, 0);
   say(
     `world: ${Object.keys(world.counts).length} pools of ids and credentials (${pools} values) in ${Math.round((Date.now() - built) / 1000)} s; ` +
@@ -179,9 +226,11 @@ try {
   );
   // What Schemathesis drew from, for reading its report (a throwaway sandbox's ids and credentials).
   writeFileSync(join(reportDir, 'world.json'), JSON.stringify(world, null, 1) + '\n');
+  const exceptions = exceptionsOf(readFileSync(join(import.meta.dirname, 'README.md'), 'utf8'));
   const config = writeConfig(world);
+  const examples = writeExamples(world, exceptions);
   const started = Date.now();
-  const schemathesisCode = await runSchemathesis(config, world);
+  const schemathesisCode = await runSchemathesis(config, examples, world);
   const ndjson = readdirSync(reportDir).find((f) => f.endsWith('.ndjson'));
   const serverErrors = readFileSync(join(reportDir, 'server.log'), 'utf8')
     .split('\n')
@@ -191,7 +240,6 @@ try {
   figures.serverErrorLogs = serverErrors.length;
   writeFileSync(join(reportDir, 'operations.txt'), operationsTable(figures.byOperation));
 
-  const exceptions = exceptionsOf(readFileSync(join(import.meta.dirname, 'README.md'), 'utf8'));
   const result = verdict(figures, exceptions, options.operation ? new Set(options.operation) : undefined);
   const warnings = warningsOf(readFileSync(logFile, 'utf8'));
   const lines = [

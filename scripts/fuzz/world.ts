@@ -4,10 +4,10 @@
  * things that exist and every operation that documents a 2xx can reach it.
  *
  * Who is who:
- *   - the partner P (RAMP_SEED_API_KEY; the key Schemathesis sends) with its JWT issuer;
- *   - B, an approved business customer with API keys of its own and its own JWT issuer (the
- *     sign-ins, assertions and refresh tokens come from B's issuer: the fuzzer's
- *     `PUT /jwt_issuer` replaces P's issuer, never B's, so they stay valid all run);
+ *   - the partner P (RAMP_SEED_API_KEY; the key Schemathesis sends), with spare keys and the
+ *     JWT issuer that signs every sign-in, assertion and refresh token of the world (only P
+ *     holds keys, so only P registers an issuer);
+ *   - B, an approved business customer;
  *   - C, an approved person: every v2 and v1 money flow (payment accounts, wallets, quotes,
  *     orders in every status, swaps, bank accounts) belongs to C;
  *   - people and businesses at each verification stage, for the submissions and simulators.
@@ -16,6 +16,15 @@
  * deleted subscription is gone) come in pools of their own per operation, so that one
  * operation consuming them leaves the others theirs. Each pool is a Schemathesis dictionary:
  * schemathesis.toml binds it to the parameter or body field that takes it.
+ *
+ * Besides the pools, the world gives every operation that documents a 2xx at least one request
+ * that succeeds (`examples`): real ids, a resource of its own in the state the operation needs
+ * (an order waiting for its signature, a key to revoke, an order the simulated action applies
+ * to) and a body the operation's rules accept. hooks.py hands them to Schemathesis as explicit
+ * examples, which its examples phase sends first, before anything generated can use the
+ * resources up: so every such operation gets a 2xx from a request Schemathesis sends and checks,
+ * however busy the machine and whatever the generators draw. The pools still feed everything
+ * generated after that.
  *
  * Timing: quotes stay firm 5 minutes (a quote that already has its order answers its order
  * forever, so those are in the createOrder pool too), and a partner JWT is accepted from 60 s
@@ -30,9 +39,20 @@ import { newAddress } from '../../server/domain/v1/chain.ts';
 
 type Json = Record<string, any>;
 
+/** One request an operation answers with a 2xx, as hooks.py gives it to Schemathesis. */
+export interface ExampleRequest {
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** The body's media type (the JSON one where an operation also takes a form). */
+  mediaType?: string;
+}
+
 export interface World {
   /** Dictionary name → values (one per line in `<name>.dict`). */
   dictionaries: Record<string, string[]>;
+  /** operationId → requests it answers with a 2xx, each with resources of its own. */
+  examples: Record<string, ExampleRequest[]>;
   /** Values the configuration reads from the environment (`${RAMP_FUZZ_…}`). */
   env: Record<string, string>;
   /** What was built, for the summary. */
@@ -49,6 +69,8 @@ export interface WorldOptions {
   coverSeconds: number;
   /** A JWKS served on loopback, for `PUT /jwt_issuer {jwksUri}`. */
   jwksUri: string;
+  /** Has that JWKS serve this key (the partner's issuer's). */
+  serveJwks: (key: JWK) => void;
 }
 
 /** A refused world-building step stops the run: the world is the precondition of every figure. */
@@ -121,7 +143,7 @@ async function issuer(api: Api, key: string, name: string) {
   const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
   const iss = `https://auth.${name}.fuzz.example`;
   await api.put('/jwt_issuer', { issuer: iss, jwks: { keys: [publicJwk] } }, { key });
-  return { iss, kid, privateKey };
+  return { iss, kid, privateKey, publicJwk };
 }
 
 /** A JWT of the issuer for one person, every scope, valid from `iat` (seconds) for 300 s. */
@@ -143,6 +165,9 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   const P = options.partnerId;
   const d: Record<string, string[]> = {};
   const add = (name: string, ...values: string[]) => (d[name] ??= []).push(...values);
+  const examples: Record<string, ExampleRequest[]> = {};
+  const request = (operationId: string, ...requests: ExampleRequest[]) =>
+    (examples[operationId] ??= []).push(...requests.map((r) => (r.body === undefined || r.mediaType ? r : { ...r, mediaType: 'application/json' })));
 
   // --- Webhook subscriptions first, so every event the world makes is delivered. ---
   const v2Types = ['orderUpdated', 'paymentAccountUpdated', 'kycUpdated', 'kybUpdated'];
@@ -159,6 +184,16 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   for (const i of range(6)) {
     add('v1-webhooks-disposable', (await api.post('/ramp/webhook', { url: `${options.receivers.v1}/v1/disposable-${i}`, eventType: v1Types[i] })).id);
   }
+  const [subscription] = d['webhook-subscriptions']!;
+  request('createWebhookSubscription', { body: { url: `${options.receivers.v2}/v2/example`, eventType: 'orderUpdated' } });
+  request('listWebhookSubscriptions', {});
+  request('getWebhookSubscription', { path: { id: subscription! } });
+  request('listWebhookDeliveries', { path: { id: subscription! } });
+  request('deleteWebhookSubscription', { path: { id: (await api.post('/webhook_subscription', { url: `${options.receivers.v2}/v2/example-delete`, eventType: 'kycUpdated' })).id } });
+  request('v1CreateWebhook', { body: { url: `${options.receivers.v1}/v1/example`, eventType: 'order_updated' } });
+  request('v1ListWebhooks', { body: {} });
+  request('v1GetWebhook', { path: { id: d['v1-webhooks']![0]! } });
+  request('v1DeleteWebhook', { path: { id: (await api.post('/ramp/webhook', { url: `${options.receivers.v1}/v1/example-delete`, eventType: 'kyc_updated' })).id } });
 
   // --- Organizations. ---
   const child = async (type: 'personal' | 'business', displayName: string) =>
@@ -170,6 +205,16 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   add('organizations', P, B, C);
   add('customers', B, C);
   add('money-organization', C);
+  request('listOrganizations', {});
+  request('getOrganization', { path: { organizationId: C } });
+  request('v1CreateOrganization', { body: { displayName: 'Fuzz example person', type: 'personal' } });
+  request('v1RenameOrganization', { path: { org_id: await child('personal', 'Fuzz example to rename') }, body: { displayName: 'Fuzz example renamed' } });
+  request('v1ListCustomers', {});
+  request('v1SearchCustomers', { body: {} });
+  request('v1GetCustomer', { path: { customer_id: C } });
+  request('v1GetCustomerKyc', { path: { customer_id: C } });
+  request('getKyc', { path: { organizationId: C } });
+  request('getKyb', { path: { organizationId: B } });
 
   // People and businesses at every stage, each pool for one operation. A submitted KYC has
   // the contract's example submission; inProgress comes from the simulator.
@@ -204,22 +249,42 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   add('representative-roles', 'legalRepresentative');
   // The v1 KYC simulator decides only a submitted KYC.
   for (const _ of range(8)) add('kyc-submitted-v1', await person('submitted'));
+  // Each submission and decision of the examples on a person or business of its own.
+  request('submitKyc', { path: { organizationId: await person('notStarted') }, body: example('submitKyc') });
+  request('submitKyb', { path: { organizationId: await business('notStarted') }, body: example('submitKyb') });
+  request('v1SubmitCustomerKyc', { path: { customer_id: await person('notStarted') }, body: example('v1SubmitCustomerKyc') });
+  request('simulateKyc', { path: { organizationId: await person('submitted') }, body: { status: 'approved' } });
+  request('simulateKyb', { path: { organizationId: await business('submitted') }, body: { status: 'approved' } });
+  request('v1SimulateCustomerKyc', { path: { customer_id: await person('submitted') }, body: { status: 'kyc_approved' } });
+  request('v1SimulateKyb', { path: { org_id: await business('submitted') }, body: { status: 'approved' } });
   // A decision that stays where it is (approved → approved) is a 200 too.
   add('kyc-decide', C);
   add('kyb-decide', B);
   add('kyb-decide-v1', B);
 
-  // --- API keys of B: one to act as B, the others for deleteApiKey to revoke. ---
-  const keyOfB = (await api.post(`/organization/${B}/api_key`)).key as string;
-  for (const _ of range(3)) add('api-keys-disposable', (await api.post(`/organization/${B}/api_key`)).id);
+  // --- API keys of P, the only organization that holds keys: a key creates keys for its own
+  // organization only, and no customer gets a first one. The key Schemathesis sends is P's
+  // seed key; hooks.py keeps deleteApiKey off it (revoked, it would make the rest of the run
+  // 401). Spare keys for deleteApiKey to revoke, one for its example: with the seed key that
+  // is 4 active, so createApiKey's example has the fifth.
+  const ownKeys = (await api.get(`/organization/${P}/api_keys`)).items as Json[];
+  if (ownKeys.length !== 1) throw new Error(`world: the partner holds ${ownKeys.length} keys, expected its seed key alone`);
+  for (const _ of range(2)) add('api-keys-disposable', (await api.post(`/organization/${P}/api_key`)).id);
+  request('deleteApiKey', { path: { organizationId: P, id: (await api.post(`/organization/${P}/api_key`)).id } });
+  request('createApiKey', { path: { organizationId: P } });
+  request('listApiKeys', { path: { organizationId: P } });
 
-  // --- Sign-in: P's issuer (getJwtIssuer), and B's, which signs every JWT below. ---
-  await issuer(api, options.apiKey, 'partner');
-  const signerOfB = await issuer(api, keyOfB, 'business');
+  // --- Sign-in: P's issuer signs every JWT below; the loopback JWKS of setJwtIssuer's
+  // jwksUri serves the same key, and its issuer is in the `jwt-issuers` pool, so a fuzzed
+  // PUT /jwt_issuer that registers them keeps these JWTs valid (one with another issuer or
+  // key ends their use; refresh tokens and sessions live on). ---
+  const partner = await issuer(api, options.apiKey, 'partner');
+  options.serveJwks(partner.publicJwk);
+  add('jwt-issuers', partner.iss);
   const audience = `${options.base}/auth/token`;
   const person0 = randomUUID();
   const now = Math.floor(Date.now() / 1000);
-  const jwt = () => assertion(signerOfB, audience, person0, now);
+  const jwt = () => assertion(partner, audience, person0, now);
   // The app pages' session: every scope, from a grant whose refresh token no one else sees
   // (reusing a refresh token revokes its whole sign-in, sessions included).
   const launched = await api.call('POST', '/auth/launch', { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: await jwt(), target: '/account' }, { key: null, form: true });
@@ -235,10 +300,25 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   // Assertions for consecutive windows: the one issued at t is accepted on [t − 60, t + 360].
   for (let start = now; start < now + options.coverSeconds + 240; start += 240) {
     for (const pool of ['assertions-token', 'assertions-launch']) {
-      for (const _ of range(15)) add(pool, await assertion(signerOfB, audience, person0, start));
+      for (const _ of range(15)) add(pool, await assertion(partner, audience, person0, start));
     }
   }
   add('launch-targets', '/account', '/kyc', '/kyb', '/onramp?amount=100', '/offramp', '/swap');
+  // Sign-in's examples take refresh tokens of sign-ins of their own: they do not expire within
+  // a run, where a JWT is accepted for minutes only.
+  const refreshToken = async () =>
+    (await api.post('/auth/token', { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: await jwt() }, { key: null, form: true })).refresh_token as string;
+  request('createToken', { body: { grant_type: 'refresh_token', refresh_token: await refreshToken() } });
+  request('launchSession', { body: { grant_type: 'refresh_token', refresh_token: await refreshToken(), target: '/account' } });
+  request('getLaunchPage', {});
+  for (const page of ['getKycPage', 'getKybPage', 'getOnrampPage', 'getOfframpPage', 'getSwapPage', 'getAccountPage']) request(page, {});
+  request('getJwtIssuer', {});
+  // P's issuer again (hooks.py sends it after the contract's own examples, one of which
+  // registers another issuer): the examples phase leaves the JWTs above valid.
+  request('setJwtIssuer', { body: { issuer: partner.iss, jwks: { keys: [partner.publicJwk] } } });
+  for (const operationId of ['listTokenCosts', 'listBondCosts', 'listCountryCodes', 'listRestrictedCountries', 'getExchangeRates']) request(operationId, {});
+  request('getTokenCost', { path: { identifier: 'CETES' } });
+  request('getBondCost', { path: { identifier: 'CETES' } });
   // setJwtIssuer's jwksUri: the session serves this JWKS on loopback.
   add('jwks-uris', options.jwksUri);
 
@@ -260,10 +340,18 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   }
   for (const _ of range(40)) add('clabes-v2', clabe());
   add('payment-account-kinds', 'bankAccount');
+  const newAccount = example('createPaymentAccount', 'BankAccount');
+  newAccount.accountDetails.clabe = clabe();
+  request('createPaymentAccount', { path: { organizationId: C }, body: newAccount });
+  request('listPaymentAccounts', { path: { organizationId: C } });
+  request('getPaymentAccount', { path: { organizationId: C, id: ready } });
+  request('simulatePaymentAccount', { path: { organizationId: C, id: await account() }, body: { action: 'setRailStatus', rail: 'spei', direction: 'destination', status: 'ready' } });
   const external = await api.post(v2('/wallet'), { custody: 'external', blockchain: 'solana', address: newAddress('solana') });
   const embeddedSigner = signer();
   const embedded = await api.post(v2('/wallet'), { custody: 'embedded', blockchain: 'solana', address: newAddress('solana'), signerPublicKey: embeddedSigner.publicKey });
   add('wallet-addresses', external.address, embedded.address);
+  request('createWallet', { path: { organizationId: C }, body: { custody: 'external', blockchain: 'solana', address: newAddress('solana') } });
+  request('listWallets', { path: { organizationId: C } });
 
   const quote = async (type: 'onramp' | 'offramp' | 'swap', wallet = external.address) => {
     const body =
@@ -311,6 +399,23 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   add('v2-orders-authorizable', pending.id);
   add('authorization-ids', pending.authorization.id);
   add('authorization-signatures', embeddedSigner.sign(pending.authorization.method.message));
+  // The examples' orders, each in the status its operation acts on.
+  const toAuthorize = await order('offramp', embedded.address);
+  request('authorizeOrder', {
+    path: { organizationId: C, id: toAuthorize.id },
+    body: { authorizationId: toAuthorize.authorization.id, signature: embeddedSigner.sign(toAuthorize.authorization.method.message) },
+  });
+  request('cancelOrder', { path: { organizationId: C, id: (await order('onramp')).id } });
+  request('simulateDeposit', { path: { organizationId: C, id: (await order('onramp')).id }, body: {} });
+  request('simulateOrder', { path: { organizationId: C, id: await funded() }, body: { action: 'deliver' } });
+  const toClaim = await funded();
+  await simulate(toClaim, { action: 'makeClaimable' });
+  request('claimOrder', { path: { organizationId: C, id: toClaim } });
+  request('getOrder', { path: { organizationId: C, id: toAuthorize.id } });
+  request('listOrders', {});
+  request('createQuote', { path: { organizationId: C }, body: { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '100.00', rail: 'spei', walletAddress: external.address } });
+  // A quote that already has its order answers that order (200) whenever it is sent again.
+  request('createOrder', { path: { organizationId: C }, body: { quoteId: d['quotes']![0]! } });
   // Quotes not yet ordered: createOrder's 201 while they are firm.
   for (const _ of range(10)) add('quotes', await quote('onramp'));
   add('quote-source-assets', 'MXN', 'USDC');
@@ -327,6 +432,10 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   add('v1-wallet-addresses', newAddress('solana'), newAddress('stellar'));
   for (const _ of range(20)) add('v1-new-wallet-addresses', newAddress('solana'), newAddress('stellar'));
   const v1SignerPublicKey = signer().publicKey;
+  request('v1CreateWallet', { body: { customerId: C, custody: 'embedded', blockchain: 'solana', signerPublicKey: v1SignerPublicKey } });
+  request('v1ListWallets', { body: {} });
+  request('v1ListCustomerWallets', { path: { customer_id: C }, body: {} });
+  request('v1GetWallet', { path: { id: solana.id } });
   const bankAccount = async () => (await api.post('/ramp/bank-account', { customerId: C, clabe: clabe(), currency: 'MXN' })).internalAccountId as string;
   const active = await bankAccount();
   await api.post(`/sandbox/ramp/bank-account/${active}/status`, { status: 'bank_account_active', compliant: true });
@@ -338,6 +447,11 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
     add('v1-bank-accounts-simulate', id);
   }
   for (const _ of range(40)) add('clabes-v1', clabe());
+  request('v1CreateBankAccount', { body: { customerId: C, clabe: clabe(), currency: 'MXN' } });
+  request('v1ListBankAccounts', { body: {} });
+  request('v1ListCustomerBankAccounts', { path: { customer_id: C }, body: {} });
+  request('v1GetBankAccount', { path: { id: active } });
+  request('v1SimulateBankAccount', { path: { id: await bankAccount() }, body: { status: 'bank_account_active', compliant: true } });
   add('v1-tokens', 'USDC', 'CETES');
   add('v1-swap-source-tokens', 'CETES');
   add('v1-swap-target-tokens', 'USDC');
@@ -383,6 +497,14 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   await v1Simulate(await v1Order('onramp'), 'fail');
   await api.post(`/ramp/order/${await v1Order('onramp')}/cancel`);
   await fiat(await v1Order('onramp'), '1');
+  request('v1CreateOrder', { body: { customerId: C, type: 'onramp', sourceAmount: '100', token: 'USDC', walletId: solana.id } });
+  request('v1ListOrders', { body: {} });
+  request('v1ListCustomerOrders', { path: { customer_id: C }, body: {} });
+  request('v1GetOrder', { path: { id: delivered } });
+  request('v1ConfirmFiatReceived', { body: { orderId: await v1Order('onramp') } });
+  request('v1CancelOrder', { path: { id: await v1Order('onramp') } });
+  request('v1RegenerateOrderTransaction', { path: { id: await v1Order('offramp') } });
+  request('v1SimulateOrder', { path: { id: await v1Order('offramp') }, body: { action: 'burnConfirmed' } });
 
   const swap = async () => {
     const id = (await api.post('/ramp/swap', { customerId: C, walletId: solana.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: '10' })).id as string;
@@ -404,8 +526,14 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   await swapSimulate(completedSwap, 'sendConfirmed');
   await swapSimulate(completedSwap, 'delivered');
   await swapSimulate(await swap(), 'fail');
+  request('v1CreateSwap', { body: { customerId: C, walletId: solana.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: '10' } });
+  request('v1GetSwap', { path: { id: completedSwap } });
+  request('v1RegenerateSwapTransaction', { path: { id: await swap() } });
+  request('v1SimulateSwap', { path: { id: await swap() }, body: { action: 'sendConfirmed' } });
 
   for (const customer of [C, B]) add('onboarding-urls', (await api.post(`/sandbox/ramp/customer/${customer}/onboarding`)).presignedUrl);
+  request('v1CreateOnboardingUrl', { path: { customer_id: C } });
+  request('v1OnboardBankAccounts', { body: { presignedUrl: (await api.post(`/sandbox/ramp/customer/${C}/onboarding`)).presignedUrl } });
 
   // --- Delivered events: wait until the world's subscriptions have settled what it sent
   // (delivered, or failed after their attempts on a machine too busy to answer in time).
@@ -416,6 +544,8 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
       const delivered = items.filter((delivery) => delivery.status === 'delivered');
       if (delivered.length > 0 && items.every((delivery) => delivery.status !== 'pending')) {
         for (const delivery of delivered) add('v2-events', delivery.eventId);
+        // A stored event can be sent again any number of times.
+        if (!examples.resendWebhookEvent) request('resendWebhookEvent', { path: { eventId: delivered[0]!.eventId } });
         break;
       }
       if (Date.now() > deadline) throw new Error(`world: the deliveries of subscription ${subscription} are still pending after 300 s`);
@@ -426,10 +556,14 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   const counts = Object.fromEntries(Object.entries(d).map(([name, values]) => [name, values.length]));
   const env = {
     RAMP_FUZZ_APP_SESSION: session,
-    RAMP_FUZZ_KEY_ORGANIZATION: B,
+    RAMP_FUZZ_KEY_ORGANIZATION: P,
+    RAMP_FUZZ_OWN_KEY_ID: ownKeys[0]!.id as string,
     RAMP_FUZZ_MONEY_ORGANIZATION: C,
     RAMP_FUZZ_V1_WALLET: solanaWallet,
     RAMP_FUZZ_V1_SIGNER_PUBLIC_KEY: v1SignerPublicKey,
   };
-  return { dictionaries: d, env, counts };
+  // Last, so it is as fresh as can be: a quote not yet ordered is ordered (201) while firm,
+  // 5 minutes; the one above, first in the list, answers its order (200) after that too.
+  request('createOrder', { path: { organizationId: C }, body: { quoteId: await quote('onramp') } });
+  return { dictionaries: d, examples, env, counts };
 }
