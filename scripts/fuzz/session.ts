@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { JWK } from 'jose';
 import { loadContract } from '../../server/contract.ts';
 import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/webhooks/support.ts';
-import { exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
+import { droppedOf, exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
 import { buildWorld, type World } from './world.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -241,9 +241,10 @@ try {
   writeFileSync(join(reportDir, 'operations.txt'), operationsTable(figures.byOperation));
 
   const result = verdict(figures, exceptions, options.operation ? new Set(options.operation) : undefined);
-  const warnings = warningsOf(readFileSync(logFile, 'utf8'));
+  const log = readFileSync(logFile, 'utf8');
+  const warnings = warningsOf(log);
   const lines = [
-    ...summaryLines(figures, result, exceptions, { warnings, serverErrors }),
+    ...summaryLines(figures, result, exceptions, { warnings, serverErrors, dropped: droppedOf(log) }),
     `deliveries received by the world's receivers: ${v2Receiver.received.length} v2, ${v1Receiver.received.length} v1`,
     `reports in ${relative(root, reportDir) || '.'}: operations.txt (2xx/4xx/5xx per operation), schemathesis.log, summary.json, world.json, NDJSON and JUnit`,
   ];
