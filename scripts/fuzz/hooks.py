@@ -14,6 +14,18 @@
    run's 2xx on each operation no longer depends on what the generators happen to draw in the
    time a busy machine leaves them. And no case may revoke the key Schemathesis sends
    (`filter_case`).
+
+2. NUL. Every string a request carries must be free of U+0000 (and well-formed Unicode, which
+   Schemathesis never breaks), names and values alike, else the surface's documented 400
+   (server/domain/requestLimits.ts; the rule is in each surface's description). The schemas do
+   not say it (a pattern on every string, `propertyNames` on every open object), so a generated
+   string with a NUL is "valid data" to Schemathesis and `positive_data_acceptance` fails its
+   refusal. Here, a case that carries a NUL anywhere must be refused with a 400
+   (`nul_refused`, stricter than before: a 2xx fails it), and that 400 is then not a
+   `positive_data_acceptance` failure (`filter_failure` drops exactly that failure, and
+   Schemathesis counts what it drops). Every other case is judged by the unchanged check: a
+   valid case without a NUL that gets a 400 still fails. The answer's format is checked by the
+   conformance checks, as every answer's is.
 """
 
 from __future__ import annotations
@@ -21,10 +33,12 @@ from __future__ import annotations
 import json
 import os
 from typing import Any
+from urllib.parse import unquote
 
 import schemathesis
 from schemathesis.generation.hypothesis.examples import generate_one
 from schemathesis.generation.meta import TestPhase
+from schemathesis.openapi.checks import RejectedPositiveData
 
 # operationId -> the world's requests (world.ts ExampleRequest), written by session.ts.
 _EXAMPLES: dict[str, list[dict[str, Any]]] = {}
@@ -59,3 +73,41 @@ def filter_case(context, case):
         return True
     own = os.environ.get("RAMP_FUZZ_OWN_KEY_ID", "")
     return str((case.path_parameters or {}).get("id", "")).lower() != own.lower()
+
+
+def _carries_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, bytes):
+        return b"\x00" in value
+    if isinstance(value, dict):
+        return any(_carries_nul(k) or _carries_nul(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_carries_nul(v) for v in value)
+    return False
+
+
+def case_carries_nul(case) -> bool:
+    """A NUL in a path or query parameter, a header, a cookie, or the body (names or values)."""
+    # A case holds its path parameters percent-encoded, as they go in the URL (a NUL is `%00`).
+    path = {name: unquote(value) if isinstance(value, str) else value for name, value in (case.path_parameters or {}).items()}
+    containers = (path, case.query, case.headers, case.cookies)
+    return any(_carries_nul(dict(c or {})) for c in containers) or _carries_nul(case.body)
+
+
+@schemathesis.check
+def nul_refused(ctx, response, case):
+    """A valid-looking request that carries a NUL is refused with the surface's 400."""
+    if case.meta is None or not case.meta.generation.mode.is_positive or not case_carries_nul(case):
+        return None
+    if response.status_code != 400:
+        raise AssertionError(
+            f"A request carrying a NUL (U+0000) must be refused with 400 (server/domain/requestLimits.ts); got {response.status_code}"
+        )
+    return None
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    """Keep every failure but positive_data_acceptance's on a NUL case refused with 400 (nul_refused judges those)."""
+    return not (isinstance(failure, RejectedPositiveData) and response.status_code == 400 and case_carries_nul(case))

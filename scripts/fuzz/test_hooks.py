@@ -1,6 +1,8 @@
 """Tests of hooks.py, run by session.ts with the pinned Schemathesis before every fuzz run.
 
-Each test gives the hooks real Schemathesis cases of a small document.
+The NUL rule replaces positive_data_acceptance's verdict on one kind of case only: a case that
+carries a NUL and was answered 400. Everything else keeps the check's verdict, and a NUL case
+must be refused. Each test gives the hooks real Schemathesis cases of a small document.
 """
 
 import importlib.util
@@ -10,6 +12,7 @@ import unittest
 import schemathesis
 from schemathesis.generation.hypothesis.examples import generate_one
 from schemathesis.generation.meta import TestPhase
+from schemathesis.openapi.checks import RejectedPositiveData, UndefinedStatusCode
 
 spec = importlib.util.spec_from_file_location("ramp_fuzz_hooks", os.path.join(os.path.dirname(__file__), "hooks.py"))
 hooks = importlib.util.module_from_spec(spec)
@@ -42,11 +45,61 @@ SCHEMA = schemathesis.openapi.from_dict(
 OPERATION = SCHEMA["/things/{id}"]["PUT"]
 
 
+class Answer:
+    """What the hooks read of a response."""
+
+    def __init__(self, status_code):
+        self.status_code = status_code
+
+
 def positive_case(path_id="a", body=None, query=None):
     strategy = OPERATION.as_strategy(
         phase=TestPhase.FUZZING, path_parameters={"id": path_id}, query=query or {}, body=body if body is not None else {"name": "x"}, media_type="application/json"
     )
     return generate_one(strategy)
+
+
+def rejected(status):
+    return RejectedPositiveData(operation=OPERATION.label, message="Valid data should have been accepted", status_code=status, allowed_statuses=["2xx"])
+
+
+def kept(failure, case, status):
+    return hooks.filter_failure(None, failure, case, Answer(status))
+
+
+class NulRule(unittest.TestCase):
+    def test_a_case_carries_a_nul_in_a_value_a_name_or_a_parameter(self):
+        self.assertTrue(hooks.case_carries_nul(positive_case(body={"name": "a\x00b"})))
+        self.assertTrue(hooks.case_carries_nul(positive_case(body={"a\x00": 1})))
+        self.assertTrue(hooks.case_carries_nul(positive_case(body={"list": [{"deep": "\x00"}]})))
+        self.assertTrue(hooks.case_carries_nul(positive_case(path_id="a\x00")))
+        self.assertTrue(hooks.case_carries_nul(positive_case(query={"q": "a\x00"})))
+        self.assertFalse(hooks.case_carries_nul(positive_case(body={"name": "a0b", "n": 0})))
+        # The text `%00` is a NUL only in the path, which Schemathesis sends as it holds it
+        # (a valid escape stays one); a query or body value is encoded (`%2500`).
+        self.assertTrue(hooks.case_carries_nul(positive_case(path_id="%00")))
+        self.assertFalse(hooks.case_carries_nul(positive_case(path_id="%2500", query={"q": "%00"}, body={"%00": "%00"})))
+
+    def test_a_nul_case_refused_with_400_passes(self):
+        case = positive_case(body={"a\x00": 1})
+        self.assertFalse(kept(rejected(400), case, 400))
+        self.assertIsNone(hooks.nul_refused(None, Answer(400), case))
+
+    def test_a_valid_case_without_a_nul_refused_with_400_still_fails(self):
+        case = positive_case(body={"name": "plain"})
+        self.assertTrue(kept(rejected(400), case, 400))
+
+    def test_a_nul_case_accepted_or_refused_otherwise_fails(self):
+        case = positive_case(body={"name": "a\x00b"})
+        for status in (200, 404, 500):
+            with self.assertRaises(AssertionError):
+                hooks.nul_refused(None, Answer(status), case)
+            self.assertTrue(kept(rejected(status), case, status))
+
+    def test_other_checks_failures_on_a_nul_case_are_kept(self):
+        case = positive_case(body={"name": "a\x00b"})
+        failure = UndefinedStatusCode(operation=OPERATION.label, status_code=400, defined_status_codes=["200"], allowed_status_codes=[200], message="Undocumented")
+        self.assertTrue(kept(failure, case, 400))
 
 
 class OwnKey(unittest.TestCase):
