@@ -4,16 +4,20 @@
    request it answers with a 2xx, with a resource of its own in the state the operation needs
    (an order waiting for its signature, a key to revoke, an order the simulated action applies
    to). They join the operation's explicit examples, in the examples phase, which runs before
-   every generating phase. Put at the head of the list, they are the cases Schemathesis
-   collects first (a time share that runs out while collecting keeps the cases collected) and,
-   since it sends explicit examples last-in first-out, sends after the contract's own examples
-   of the operation (so setJwtIssuer's, which registers the world's issuer again, comes after
-   the contract's example that registers another one). schemathesis.toml has the examples
-   phase draw nothing from earlier answers, so no request before them can use their resources
-   up. Schemathesis sends each one and runs every check on its answer, as on any example: the
-   run's 2xx on each operation no longer depends on what the generators happen to draw in the
-   time a busy machine leaves them. And no case may revoke the key Schemathesis sends
-   (`filter_case`).
+   every generating phase. With a time budget (CI's --max-time), each operation gets a share
+   of the phase's time, and once its share is spent Schemathesis stops collecting that
+   operation's cases after the first and stops sending them after the first it sends; it
+   sends the collected cases last-in first-out. So the first world request goes both at the
+   head of the list (the case collected first) and at its tail (the case sent first when all
+   were collected), the others after the head: however short the share, the first request
+   Schemathesis sends for the operation is a world request. When the share allows more, the
+   contract's own examples follow, then the world's requests again (a documented answer such
+   as 404 or 409 where the first one used the resource up; setJwtIssuer's registers the
+   world's issuer again after the contract's example registered another). schemathesis.toml
+   has the examples phase draw nothing from earlier answers, so no request before them can use
+   their resources up. Schemathesis checks their answers like any other: each operation's 2xx
+   no longer depends on what the generators happen to draw in the time a busy machine leaves
+   them. And no case may revoke the key Schemathesis sends (`filter_case`).
 
 2. NUL. Every string a request carries must be free of U+0000 (and well-formed Unicode, which
    Schemathesis never breaks), names and values alike, else the surface's documented 400
@@ -51,19 +55,23 @@ if os.environ.get("RAMP_FUZZ_EXAMPLES"):
 def before_add_examples(context, examples):
     operation = context.operation
     requests = _EXAMPLES.get(operation.definition.raw.get("operationId"), [])
-    cases = []
-    for request in requests:
-        kwargs: dict[str, Any] = {
-            "phase": TestPhase.EXAMPLES,
-            "path_parameters": request.get("path", {}),
-            "query": request.get("query", {}),
-        }
-        if "body" in request:
-            kwargs["body"] = request["body"]
-            kwargs["media_type"] = request["mediaType"]
-        # The simplest case of the strategy: exactly these values, optional ones left out.
-        cases.append(generate_one(operation.as_strategy(**kwargs)))
-    examples[0:0] = cases
+    if not requests:
+        return
+    examples[0:0] = [_case(operation, request) for request in requests]
+    examples.append(_case(operation, requests[0]))
+
+
+def _case(operation, request: dict[str, Any]):
+    kwargs: dict[str, Any] = {
+        "phase": TestPhase.EXAMPLES,
+        "path_parameters": request.get("path", {}),
+        "query": request.get("query", {}),
+    }
+    if "body" in request:
+        kwargs["body"] = request["body"]
+        kwargs["media_type"] = request["mediaType"]
+    # The simplest case of the strategy: exactly these values, optional ones left out.
+    return generate_one(operation.as_strategy(**kwargs))
 
 
 @schemathesis.hook

@@ -102,6 +102,27 @@ class NulRule(unittest.TestCase):
         self.assertTrue(kept(failure, case, 400))
 
 
+class WorldRequests(unittest.TestCase):
+    def test_the_first_request_sent_is_a_world_request_however_short_the_time_share(self):
+        hooks._EXAMPLES["putThing"] = [{"path": {"id": "w1"}, "body": {"n": 1}, "mediaType": "application/json"}, {"path": {"id": "w2"}}]
+        contract = [positive_case(path_id="contract-1"), positive_case(path_id="contract-2")]
+        examples = list(contract)
+        hooks.before_add_examples(type("Ctx", (), {"operation": OPERATION})(), examples)
+        ids = [case.path_parameters["id"] for case in examples]
+        self.assertEqual(ids, ["w1", "w2", "contract-1", "contract-2", "w1"])
+        self.assertEqual(examples[0].body, {"n": 1})
+        self.assertEqual(examples[0].meta.phase.name, "examples")
+        # Schemathesis sends what it collected last-in first-out; a spent share collects only the first.
+        for collected in (examples, examples[:1]):
+            self.assertEqual(collected[-1].path_parameters["id"], "w1")
+
+    def test_an_operation_without_world_requests_keeps_its_examples(self):
+        hooks._EXAMPLES.pop("putThing", None)
+        examples = [positive_case(path_id="contract-1")]
+        hooks.before_add_examples(type("Ctx", (), {"operation": OPERATION})(), examples)
+        self.assertEqual([case.path_parameters["id"] for case in examples], ["contract-1"])
+
+
 class OwnKey(unittest.TestCase):
     def test_no_case_revokes_the_key_schemathesis_sends(self):
         os.environ["RAMP_FUZZ_OWN_KEY_ID"] = "ABC"
