@@ -19,7 +19,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { formatApiKey, newKeyId } from '../server/domain/apiKeys.ts';
+import { formatApiKey, newKeyId } from '../server/features/apiKeys/rules.ts';
 import { cpuMs, load, median, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
 import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow } from './report.ts';

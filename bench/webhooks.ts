@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openStorage, type Storage } from '../server/storage/database.ts';
-import { recordV2Event } from '../server/webhooks/outbox.ts';
+import { recordV2Event } from '../server/features/webhooks/outbox.ts';
 import { cpuMs, percentile, sleep } from './lib.ts';
 
 export interface Receiver {

@@ -4,15 +4,16 @@
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { authenticate } from './domain/authenticate.ts';
-import { assertSandbox } from './domain/environment.ts';
-import { errorHandler, internalCause, surfaceOf } from './errors.ts';
-import { limitReads } from './domain/rateLimit.ts';
-import type { Caller, Handler, Handlers, ServedOperationId } from './handlers/types.ts';
-import { Problem, validationError } from './problems.ts';
-import { refusedParameter, refusedValue } from './domain/requestLimits.ts';
+import { authenticate } from './features/apiKeys/authenticate.ts';
+import { assertSandbox } from './shared/environment.ts';
+import { errorHandler, internalCause, surfaceOf } from './http/errors.ts';
+import { limitReads } from './features/rateLimits/useCases.ts';
+import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
+import type { Caller } from './features/organizations/scope.ts';
+import { Problem, validationError } from './shared/problems.ts';
+import { refusedParameter, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
-import { submissionErrorHandler } from './submissionErrors.ts';
+import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { cacheValidatorRouteMatchers, lightenValidatorStart } from './validatorRouteCache.ts';
 
 export const bodyLimit = '256kb';
@@ -43,7 +44,7 @@ export function createApp(services: Services, handlers: Handlers) {
       },
       express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
       express.urlencoded({ extended: false, limit: bodyLimit }),
-      // Every string of the body, JSON or form, and every array's length (domain/requestLimits.ts).
+      // Every string of the body, JSON or form, and every array's length (shared/requestLimits.ts).
       (req, _res, next) => {
         const refused = refusedValue(req.body);
         next(refused === undefined ? undefined : validationError([refused]));
@@ -115,7 +116,7 @@ export function createApp(services: Services, handlers: Handlers) {
       if (!route) return next();
       // Decoded by the validator and coerced to their schema types.
       req.params = openapi!.pathParams ?? {};
-      // The parameters' text, as the body's was (domain/requestLimits.ts), before any handler looks it up.
+      // The parameters' text, as the body's was (shared/requestLimits.ts), before any handler looks it up.
       const refused = refusedParameter('path', req.params) ?? refusedParameter('query', req.query);
       if (refused) return next(new Problem('invalid-request', refused));
       route(req, res, next);
@@ -187,7 +188,7 @@ interface LooseReply {
 /** `/organization/{organizationId}/order/{id}` → `/organization/:organizationId/order/:id` */
 export const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
-/** v2 reads count against their organization's rate limit (server/domain/rateLimit.ts). */
+/** v2 reads count against their organization's rate limit (server/features/rateLimits/useCases.ts). */
 function limitReadsOf(services: Services) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const caller = (req as Request & { caller: Caller }).caller;

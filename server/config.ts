@@ -1,5 +1,8 @@
 /** Configuration, read once from the environment (documented in the README). */
-import { defaultPricesFile } from './domain/prices.ts';
+import { join } from 'node:path';
+
+/** The sandbox price feed shipped with the server (RAMP_PRICES_FILE replaces it). */
+export const defaultPricesFile = join(import.meta.dirname, 'data', 'prices.json');
 
 export type Environment = 'sandbox' | 'production';
 

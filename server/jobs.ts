@@ -1,30 +1,17 @@
 /**
  * Background work that a real service does on its own: webhook delivery, a bank verifying
  * an account, a deposit settling. Each job reads what is due from the database (never from
- * memory), so a restart resumes it and two processes share it. Register a job in `jobs`.
+ * memory), so a restart resumes it and two processes share it. Register a job in `jobs`
+ * (the registry: only main.ts imports it; a feature declares its jobs in its own jobs.ts).
  */
-import type { Services } from './services.ts';
-import { authCleanupJob } from './domain/auth/signIn.ts';
-import { deliveryJob } from './webhooks/delivery.ts';
-import { v1SettlementJob } from './domain/v1/settlement.ts';
-import { expireOrderFunding, settleOrders } from './domain/orders.ts';
-import { verifyPaymentAccounts } from './domain/paymentAccounts.ts';
+import type { Job, Services } from './services.ts';
+import { authCleanupJob } from './features/auth/signIn.ts';
+import { deliveryJob } from './features/webhooks/delivery.ts';
+import { v1SettlementJob } from './features/v1/orders/jobs.ts';
+import { expireOrderFunding, settleOrders } from './features/orders/useCases.ts';
+import { verifyPaymentAccounts } from './features/paymentAccounts/useCases.ts';
 
-export interface Job {
-  name: string;
-  /**
-   * Runs every `intervalMs`; the next run starts only after this one ended. `stopping` aborts
-   * when the jobs stop: a run that could go on (a backlog) winds down then.
-   */
-  run(services: Services, stopping: AbortSignal): Promise<void>;
-  /** This job's own interval instead of the common one (undefined: the common one). */
-  intervalMs?(services: Services): number | undefined;
-  /**
-   * Subscribes to signals that this job has work now: a run starts at once, or right after
-   * the one under way. Returns how to unsubscribe, or undefined when there is nothing to hear.
-   */
-  wakeOn?(services: Services, wake: () => void): (() => Promise<void>) | undefined;
-}
+export type { Job };
 
 export const jobs: Job[] = [v1SettlementJob, deliveryJob, verifyPaymentAccounts, settleOrders, expireOrderFunding, authCleanupJob];
 

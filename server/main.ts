@@ -2,9 +2,9 @@
 import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, readConfig, type Config } from './config.ts';
-import { loadContract } from './contract.ts';
-import { bootstrapSeedKey } from './domain/bootstrap.ts';
-import { PriceFeed } from './domain/prices.ts';
+import { loadContract } from './shared/contract.ts';
+import { bootstrapSeedKey } from './features/apiKeys/bootstrap.ts';
+import { PriceFeed } from './features/prices/feed.ts';
 import { handlers } from './handlers/index.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './logger.ts';

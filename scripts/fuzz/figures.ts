@@ -6,7 +6,7 @@
  * make each operation's 2xx certain; the coverage, fuzzing and stateful phases send what
  * Schemathesis generates, and their 2xx show how far generated requests get on their own.
  */
-import type { ContractOperation as Operation } from '../../server/contract.ts';
+import type { ContractOperation as Operation } from '../../server/shared/contract.ts';
 
 export interface OperationFigures {
   operationId: string;

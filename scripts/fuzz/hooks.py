@@ -21,7 +21,7 @@
 
 2. NUL. Every string a request carries must be free of U+0000 (and well-formed Unicode, which
    Schemathesis never breaks), names and values alike, else the surface's documented 400
-   (server/domain/requestLimits.ts; the rule is in each surface's description). The schemas do
+   (server/shared/requestLimits.ts; the rule is in each surface's description). The schemas do
    not say it (a pattern on every string, `propertyNames` on every open object), so a generated
    string with a NUL is "valid data" to Schemathesis and `positive_data_acceptance` fails its
    refusal. Here, a case that carries a NUL anywhere must be refused with a 400
@@ -110,7 +110,7 @@ def nul_refused(ctx, response, case):
         return None
     if response.status_code != 400:
         raise AssertionError(
-            f"A request carrying a NUL (U+0000) must be refused with 400 (server/domain/requestLimits.ts); got {response.status_code}"
+            f"A request carrying a NUL (U+0000) must be refused with 400 (server/shared/requestLimits.ts); got {response.status_code}"
         )
     return None
 

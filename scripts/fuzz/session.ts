@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JWK } from 'jose';
-import { loadContract } from '../../server/contract.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/webhooks/support.ts';
 import { droppedOf, exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
 import { buildWorld, type World } from './world.ts';

@@ -33,9 +33,9 @@
  */
 import { generateKeyPairSync, randomInt, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { exportJWK, SignJWT, type JWK } from 'jose';
-import { loadContract } from '../../server/contract.ts';
-import { makeClabe } from '../../server/domain/clabe.ts';
-import { newAddress } from '../../server/domain/v1/chain.ts';
+import { loadContract } from '../../server/shared/contract.ts';
+import { makeClabe } from '../../server/shared/clabe.ts';
+import { newAddress } from '../../server/features/v1/chain.ts';
 
 type Json = Record<string, any>;
 

@@ -6,12 +6,11 @@
 import * as auth from './auth/index.ts';
 import * as lookup from './lookup/index.ts';
 import { pendingHandlers } from './pending.ts';
-import * as sandbox from './sandbox/index.ts';
 import type { Handlers, ServedOperationId } from './types.ts';
 import * as v1 from './v1/index.ts';
 import * as v2 from './v2/index.ts';
 
-const surfaces = { ...lookup, ...v1, ...v2, ...auth, ...sandbox };
+const surfaces = { ...lookup, ...v1, ...v2, ...auth };
 
 type Misnamed = Exclude<keyof typeof surfaces, ServedOperationId>;
 const everyExportIsAnOperation: [Misnamed] extends [never] ? true : Misnamed = true;

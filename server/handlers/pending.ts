@@ -3,7 +3,7 @@
  * `not-implemented` (seed part 9, rule 5). Delete an operation's line when its handler
  * lands in its surface module; tsc then requires that handler.
  */
-import { Problem } from '../problems.ts';
+import { Problem } from '../shared/problems.ts';
 import type { Handler, ServedOperationId } from './types.ts';
 
 export const pendingOperations = [

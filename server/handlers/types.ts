@@ -2,12 +2,12 @@
  * Handler types derived from the generated contract types: a handler receives the
  * validated request of its operation and returns one of the operation's documented
  * success responses. `Handlers` needs one entry per operationId, so a missing or
- * misnamed handler fails `tsc` (and the start, see server/routes.ts).
+ * misnamed handler fails `tsc` (and the start, see server/app.ts).
  */
 import type { Request, Response } from 'express';
 import type { operations } from '../../generated/types/ramp.ts';
 import type { Services } from '../services.ts';
-import type { OrganizationRow } from '../storage/organizations.ts';
+import type { Caller } from '../features/organizations/scope.ts';
 
 /** Webhook operations are received by partners, not served. */
 export type ServedOperationId = Exclude<keyof operations, `receive${string}` | `v1Receive${string}`>;
@@ -34,16 +34,12 @@ export type Reply<K extends keyof operations> = {
   };
 }[SuccessStatus<K>];
 
-/** Who called: the organization of the API key. Absent on public operations. */
-export interface Caller {
-  organization: OrganizationRow;
-  keyId: string;
-}
 
 export interface Context<K extends keyof operations> {
   params: PathParams<K>;
   query: QueryParams<K>;
   body: RequestBody<K>;
+  /** Absent on public operations. */
   caller: Caller;
   services: Services;
   req: Request;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, formatApiKey, hashApiKey, hashMatches, newKeyId, newSalt, parseApiKey } from '../../server/domain/apiKeys.ts';
+import { displayPrefix, formatApiKey, hashApiKey, hashMatches, newKeyId, newSalt, parseApiKey } from '../../server/features/apiKeys/rules.ts';
 
 const org = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 

@@ -1,11 +1,11 @@
 /**
- * Fetching a JWKS from a `jwksUri` (server/domain/auth/jwks.ts) under the address rule of
+ * Fetching a JWKS from a `jwksUri` (server/features/auth/jwks.ts) under the address rule of
  * webhook deliveries: in production a name that DNS points inward is refused when connecting,
  * whatever it resolved to before (the registration check cannot see a later answer).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchJwks, JwksFetchError } from '../../server/domain/auth/jwks.ts';
+import { fetchJwks, JwksFetchError } from '../../server/features/auth/jwks.ts';
 import { answering, CountingListener } from '../support/connections.ts';
 
 describe('fetchJwks', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, finalStatuses, orderActions, orderStatuses, transition, type OrderAction, type OrderStatus } from '../../server/domain/orderMachine.ts';
-import { Problem } from '../../server/problems.ts';
+import { canTransition, finalStatuses, orderActions, orderStatuses, transition, type OrderAction, type OrderStatus } from '../../server/features/orders/machine.ts';
+import { Problem } from '../../server/shared/problems.ts';
 
 /** The v2 order transitions, written out once more by hand: every pair not listed is illegal. */
 const legal: Record<OrderStatus, OrderStatus[]> = {

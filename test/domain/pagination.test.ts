@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageMeta, v1Page } from '../../server/domain/pagination.ts';
-import { Problem } from '../../server/problems.ts';
+import { pageMeta, v1Page } from '../../server/shared/pagination.ts';
+import { Problem } from '../../server/shared/problems.ts';
 
 describe('v1 pagination bodies', () => {
   it('default to page 0 of 30 when empty', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultPricesFile, PriceFeed } from '../../server/domain/prices.ts';
+import { defaultPricesFile } from '../../server/config.ts';
+import { PriceFeed } from '../../server/features/prices/feed.ts';
 
 // A moment with milliseconds, and others later in the same second: the feed reuses what it
 // built for the second, so each answer is compared with a fresh feed's for the same request.

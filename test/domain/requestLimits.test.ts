@@ -1,6 +1,6 @@
-/** The rules every request meets whatever its operation (server/domain/requestLimits.ts), as tables. */
+/** The rules every request meets whatever its operation (server/shared/requestLimits.ts), as tables. */
 import { describe, expect, it } from 'vitest';
-import { maxArrayItems, refusedParameter, refusedText, refusedValue } from '../../server/domain/requestLimits.ts';
+import { maxArrayItems, refusedParameter, refusedText, refusedValue } from '../../server/shared/requestLimits.ts';
 
 describe('refusedText', () => {
   const nul = /NUL character/;

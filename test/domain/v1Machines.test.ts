@@ -9,7 +9,7 @@ import {
   initialBankAccountStatus,
   isBankAccountUsable,
   v1BankAccountStatuses,
-} from '../../server/domain/v1/bankAccountMachine.ts';
+} from '../../server/features/v1/bankAccounts/machine.ts';
 import {
   canMoveOrder,
   nextOrderStatus,
@@ -18,9 +18,9 @@ import {
   type V1OrderEvent,
   type V1OrderStatus,
   type V1OrderType,
-} from '../../server/domain/v1/orderMachine.ts';
-import { assertFundsReceivable, canMoveSwap, nextSwapStatus, v1SwapStatuses, type V1SwapEvent } from '../../server/domain/v1/swapMachine.ts';
-import { Problem } from '../../server/problems.ts';
+} from '../../server/features/v1/orders/machine.ts';
+import { assertFundsReceivable, canMoveSwap, nextSwapStatus, v1SwapStatuses, type V1SwapEvent } from '../../server/features/v1/swaps/machine.ts';
+import { Problem } from '../../server/shared/problems.ts';
 
 /** The seed's arrows, written out independently of the module under test. */
 const seedOrderArrows: Record<V1OrderType, string[]> = {

@@ -1,7 +1,7 @@
 /** Submission checks: every problem at once, from the contract's schema and the rules beyond it. */
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../server/contract.ts';
-import { dottedPath, submissionErrors } from '../../server/domain/verificationInput.ts';
+import { loadContract } from '../../server/shared/contract.ts';
+import { dottedPath, submissionErrors } from '../../server/features/verification/input.ts';
 import { company, person, v1Person } from '../support/verification.ts';
 
 const { document } = loadContract();

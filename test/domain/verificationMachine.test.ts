@@ -1,6 +1,6 @@
 /** The verification state machine and its v1 projections, as tables. */
 import { describe, expect, it } from 'vitest';
-import { v1CustomerStatus, type VerificationStatus } from '../../server/domain/verification.ts';
+import { v1CustomerStatus, type VerificationStatus } from '../../server/features/verification/machine.ts';
 import {
   acceptsSubmission,
   canMove,
@@ -10,8 +10,8 @@ import {
   v1KycStatus,
   v2FromV1KybStatus,
   verificationStatuses,
-} from '../../server/domain/verificationMachine.ts';
-import { Problem } from '../../server/problems.ts';
+} from '../../server/features/verification/machine.ts';
+import { Problem } from '../../server/shared/problems.ts';
 
 // Written out here, not derived from the module: the table the module must hold.
 // ✓ legal move, · stay (no move), ✗ refused.

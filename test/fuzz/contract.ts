@@ -84,7 +84,7 @@ const textOf = (s: Json) =>
   fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 24, Math.max(s.minLength ?? 0, 24)), unit: fc.constantFrom('a', 'Z', '0', ' ', 'ñ', 'é', '🙂', '-', '_', '.') });
 
 /**
- * Strings that are not text, which every operation refuses (server/domain/requestLimits.ts):
+ * Strings that are not text, which every operation refuses (server/shared/requestLimits.ts):
  * text around a NUL, or around a lone surrogate (high or low, unpaired whatever surrounds
  * it: the text units hold only whole pairs). A URL cannot carry a lone surrogate (its bytes
  * are UTF-8), a JSON body can, as a `\ud800` escape.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { droppedOf, exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf } from '../../scripts/fuzz/figures.ts';
-import { loadContract, type ContractOperation } from '../../server/contract.ts';
+import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
 import { root } from '../support/documents.ts';
 
 const contract = [

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../server/contract.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

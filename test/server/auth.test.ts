@@ -6,8 +6,8 @@ import { createHmac, createPublicKey, generateKeyPairSync, randomUUID, sign } fr
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
-import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
+import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
+import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { jwtBearer, newKey, Partner, rawJwt, tokenRequest } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

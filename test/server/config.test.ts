@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
-import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
+import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 

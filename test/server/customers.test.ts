@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyLimit } from '../../server/app.ts';
-import { loadContract, type ContractOperation } from '../../server/contract.ts';
-import { surfaceOf } from '../../server/errors.ts';
+import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
+import { surfaceOf } from '../../server/http/errors.ts';
 import { deref, type Json } from '../support/documents.ts';
 import { expectPlainError, expectProblem, expectSomeProblem, slugOf } from '../support/errors.ts';
 import { rawRequest } from '../support/process.ts';
@@ -108,7 +108,7 @@ function expectFormat(o: ContractOperation, response: Awaited<ReturnType<TestSer
   } else if (surface === 'auth') {
     expect(response.json_, where).toMatchObject({ error: expect.any(String), error_description: expect.any(String) });
   } else if (o.operationId === 'v1SubmitCustomerKyc' && response.json_ && 'details' in response.json_) {
-    // The v1 KYC submission lists what is wrong in its body (server/submissionErrors.ts).
+    // The v1 KYC submission lists what is wrong in its body (server/http/submissionErrors.ts).
     expect(response.json_, where).toEqual({ error: expect.any(String), details: expect.any(Array) });
     for (const detail of response.json_.details) expect(detail, where).toEqual({ field: expect.any(String), message: expect.any(String) });
   } else {
@@ -157,7 +157,7 @@ describe('documented errors a request alone causes, on every operation that docu
   });
 });
 
-/** The strings no request may carry (server/domain/requestLimits.ts) and what the answer says of each. */
+/** The strings no request may carry (server/shared/requestLimits.ts) and what the answer says of each. */
 const refusedStrings = [
   { name: 'a NUL', value: 'a\u0000b', reason: /must not contain the NUL character/ },
   { name: 'a lone surrogate', value: 'a\ud800b', reason: /must be well-formed Unicode/ },
@@ -211,7 +211,7 @@ function expectTextRefused(o: ContractOperation, response: Awaited<ReturnType<Te
   } else if (surface === 'auth') {
     expect(response.json_, where).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(reason) });
   } else if (response.json_.details) {
-    // The v1 KYC submission lists its fields (server/submissionErrors.ts).
+    // The v1 KYC submission lists its fields (server/http/submissionErrors.ts).
     expect(response.json_.details, where).toEqual([{ field: expect.any(String), message: expect.stringMatching(reason) }]);
   } else {
     expect(response.json_.error, where).toMatch(reason);

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
-import { loadContract } from '../../server/contract.ts';
+import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

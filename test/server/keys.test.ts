@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../../server/domain/apiKeyManagement.ts';
+import { issueApiKey } from '../../server/features/apiKeys/useCases.ts';
 import { expectProblem } from '../support/errors.ts';
 import { createChild, approveKyb, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

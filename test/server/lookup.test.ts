@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPricesFile } from '../../server/domain/prices.ts';
+import { defaultPricesFile } from '../../server/config.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually, waitBudget } from '../support/wait.ts';

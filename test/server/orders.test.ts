@@ -4,7 +4,7 @@
  * `orderUpdated` events written to the outbox (each equal to the order's GET at that time).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clabeProblem } from '../../server/domain/clabe.ts';
+import { clabeProblem } from '../../server/shared/clabe.ts';
 import { expectProblem } from '../support/errors.ts';
 import { addCustomer, approve, manualClock, orderEvents, readyAccount, signerKeys, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

@@ -1,11 +1,11 @@
 /**
- * The public-only rule of requests to partner URLs (server/outbound.ts): which addresses are
+ * The public-only rule of requests to partner URLs (server/shared/outbound.ts): which addresses are
  * public, which URLs are accepted, and that a connection goes only where the rule allows,
  * whatever DNS answers.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connection, isPublicAddress, publicOnlyLookup, urlProblem, type Resolve } from '../../server/outbound.ts';
+import { connection, isPublicAddress, publicOnlyLookup, urlProblem, type Resolve } from '../../server/shared/outbound.ts';
 import { answering, CountingListener } from '../support/connections.ts';
 
 /** Every entry of the IANA IPv4 Special-Purpose Address Registry, plus multicast: [name, range, a sample address in it]. */

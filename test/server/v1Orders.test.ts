@@ -4,7 +4,7 @@
  * documented status and body, storing nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clabeProblem } from '../../server/domain/clabe.ts';
+import { clabeProblem } from '../../server/shared/clabe.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {

@@ -1,7 +1,7 @@
 /** v1 verification over HTTP: a customer's KYC, its review, and KYB, as v1 sees the one state. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApproved } from '../../server/domain/organizations.ts';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { isApproved } from '../../server/features/organizations/rules.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventsDuring, newCustomer, person, refusedWithoutTrace, v1Person } from '../support/verification.ts';

@@ -1,7 +1,7 @@
 /** v2 verification over HTTP: KYC of people, KYB of businesses, and their sandbox decisions. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApproved } from '../../server/domain/organizations.ts';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { isApproved } from '../../server/features/organizations/rules.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { slugOf } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { company, eventsDuring, newCustomer, person, refusedWithoutTrace, snapshot } from '../support/verification.ts';

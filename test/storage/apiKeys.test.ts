@@ -1,13 +1,13 @@
 /** The API keys repository and migration 002 on the real engine (SQLite, or PostgreSQL with DATABASE_URL). */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatApiKey, hashApiKey, hashMatches, keyLookup, newKeyId, newSalt } from '../../server/domain/apiKeys.ts';
-import { authenticate } from '../../server/domain/authenticate.ts';
+import { formatApiKey, hashApiKey, hashMatches, keyLookup, newKeyId, newSalt } from '../../server/features/apiKeys/rules.ts';
+import { authenticate } from '../../server/features/apiKeys/authenticate.ts';
 import { readConfig } from '../../server/config.ts';
-import { apiKeysRepository, type ApiKeyRow } from '../../server/storage/apiKeys.ts';
+import { apiKeysRepository, type ApiKeyRow } from '../../server/features/apiKeys/repository.ts';
 import type { Storage } from '../../server/storage/database.ts';
 import * as m001 from '../../server/storage/migrations/001-organizations-and-keys.ts';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { explain, usesIndex } from '../support/plans.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../server/storage/migrations/index.ts';
-import { canonicalJson } from '../../server/webhooks/signature.ts';
+import { canonicalJson } from '../../server/shared/jcs.ts';
 import { testDatabase } from '../support/storage.ts';
 
 describe('stored event payloads', () => {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../../server/storage/database.ts';
-import { organizationsRepository, type NewOrganization } from '../../server/storage/organizations.ts';
+import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
 import { explain, usesIndex } from '../support/plans.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 

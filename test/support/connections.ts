@@ -8,7 +8,7 @@
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Resolve } from '../../server/outbound.ts';
+import type { Resolve } from '../../server/shared/outbound.ts';
 
 /** A resolver that answers `addresses` for every name, as a rebinding DNS server would. */
 export const answering = (...addresses: string[]): Resolve => (_hostname, _options, callback) =>

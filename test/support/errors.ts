@@ -3,7 +3,7 @@
  * details from the contract's catalogue; v1 and lookup answer `{"error": "<message>"}`.
  */
 import { expect } from 'vitest';
-import { loadContract } from '../../server/contract.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 
 const { problems } = loadContract();
 const typePrefix = 'https://docs.ramp.example/errors/';

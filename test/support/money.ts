@@ -4,8 +4,8 @@
  */
 import { ECDH, generateKeyPairSync, randomInt, randomUUID, sign } from 'node:crypto';
 import { expect } from 'vitest';
-import { makeClabe } from '../../server/domain/clabe.ts';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { makeClabe } from '../../server/shared/clabe.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import type { TestServer } from './server.ts';
 
 /**

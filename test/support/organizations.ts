@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { issueApiKey } from '../../server/domain/apiKeyManagement.ts';
-import { newSalt } from '../../server/domain/apiKeys.ts';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { issueApiKey } from '../../server/features/apiKeys/useCases.ts';
+import { newSalt } from '../../server/features/apiKeys/rules.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import type { TestServer } from './server.ts';
 
 export interface Child {

@@ -4,11 +4,11 @@
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
-import { formatApiKey, newKeyId, newSalt } from '../../server/domain/apiKeys.ts';
-import { makeClabe } from '../../server/domain/clabe.ts';
-import { base58 } from '../../server/domain/v1/chain.ts';
-import { organizationsRepository } from '../../server/storage/organizations.ts';
+import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
+import { formatApiKey, newKeyId, newSalt } from '../../server/features/apiKeys/rules.ts';
+import { makeClabe } from '../../server/shared/clabe.ts';
+import { base58 } from '../../server/features/v1/chain.ts';
+import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import type { TestServer } from './server.ts';
 
 /** A clock that only moves when the test says so: automatic steps happen exactly when due. */

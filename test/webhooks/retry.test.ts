@@ -1,6 +1,6 @@
 /** The retry rules of seed part 6, outcome by outcome and attempt by attempt. */
 import { describe, expect, it } from 'vitest';
-import { decide, maxAttempts, type AttemptOutcome } from '../../server/webhooks/retry.ts';
+import { decide, maxAttempts, type AttemptOutcome } from '../../server/features/webhooks/retry.ts';
 
 const status = (statusCode: number): AttemptOutcome => ({ statusCode });
 const error = (message: string): AttemptOutcome => ({ error: message });

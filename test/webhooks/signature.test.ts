@@ -8,7 +8,8 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, newSecret, secretKey, signCanonical } from '../../server/webhooks/signature.ts';
+import { canonicalJson } from '../../server/shared/jcs.ts';
+import { newSecret, secretKey, signCanonical } from '../../server/features/webhooks/signature.ts';
 import { referenceJcs, sharedVectors, vectors } from './support.ts';
 
 const read = (...parts: string[]) => readFileSync(join(vectors, ...parts));

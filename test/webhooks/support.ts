@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { formatApiKey, newKeyId } from '../../server/domain/apiKeys.ts';
-import { bootstrapSeedKey } from '../../server/domain/bootstrap.ts';
-import { webhooksRepository } from '../../server/storage/webhooks.ts';
-import { presentDelivery } from '../../server/webhooks/subscriptions.ts';
-import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/webhooks/outbox.ts';
+import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
+import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
+import { webhooksRepository } from '../../server/features/webhooks/repository.ts';
+import { presentDelivery } from '../../server/features/webhooks/presenters.ts';
+import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/features/webhooks/outbox.ts';
 import { loadBundle, type Json } from '../support/documents.ts';
 import type { TestServer } from '../support/server.ts';
 

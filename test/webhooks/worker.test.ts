@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../server/config.ts';
 import type { Tx } from '../../server/storage/database.ts';
-import { recordV2Event } from '../../server/webhooks/outbox.ts';
+import { recordV2Event } from '../../server/features/webhooks/outbox.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { deliveriesOf, emitV2, eventually, subscribe, v2Object } from './support.ts';
 import { waitBudget } from '../support/wait.ts';

@@ -1,13 +1,13 @@
 /** The signed-in app pages a launch opens (`/kyc`, …, `/account`), authenticated by the session cookie. */
-import type { Flow } from '../../domain/auth/rules.ts';
-import { sessionFromCookies } from '../../domain/auth/rules.ts';
-import { sessionOf } from '../../domain/auth/signIn.ts';
-import { HtmlPageError } from '../../problems.ts';
+import type { Flow } from '../../features/auth/rules.ts';
+import { sessionFromCookies } from '../../features/auth/rules.ts';
+import { sessionOf } from '../../features/auth/signIn.ts';
+import { HtmlPageError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
-import { organizationsRepository } from '../../storage/organizations.ts';
+import { findOrganization } from '../../features/organizations/useCases.ts';
 import type { Handler } from '../types.ts';
 import type { Request } from 'express';
-import { appPage, forbiddenPage, sessionPageHeaders, signedOutPage } from './pages.ts';
+import { appPage, forbiddenPage, sessionPageHeaders, signedOutPage } from '../../http/pages.ts';
 
 async function render(services: Services, req: Request, flow: Flow | null) {
   const signedIn = await sessionOf(services, sessionFromCookies(req.headers.cookie));
@@ -15,7 +15,7 @@ async function render(services: Services, req: Request, flow: Flow | null) {
   const { grant, returnUrl, frameAncestor } = signedIn;
   const headers = sessionPageHeaders(frameAncestor);
   if (flow && !grant.scope.split(' ').includes(flow)) throw new HtmlPageError(403, forbiddenPage(flow), headers);
-  const partner = await organizationsRepository(services.storage.db).find(grant.partner_id);
+  const partner = await findOrganization(services.storage.db, grant.partner_id);
   const html = appPage({ flow, grant, partnerName: partner?.display_name ?? 'the partner', returnUrl, query: req.query as Record<string, string | string[]> });
   return { status: 200 as const, type: 'text/html', body: html, headers };
 }

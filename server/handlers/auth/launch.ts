@@ -1,9 +1,9 @@
 /** `{app_url}/auth/launch`: sign a browser in (POST) or run the postMessage exchange (GET). */
-import { grantOf } from '../../domain/auth/grant.ts';
-import { checkEmbedderOrigin, checkOrigin, checkReturnUrl, checkTarget, checkTargetScope, sessionCookie } from '../../domain/auth/rules.ts';
-import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
+import { grantOf } from '../../features/auth/grant.ts';
+import { checkEmbedderOrigin, checkOrigin, checkReturnUrl, checkTarget, checkTargetScope, sessionCookie } from '../../features/auth/rules.ts';
+import { signInWithAssertion, signInWithRefreshToken } from '../../features/auth/signIn.ts';
 import type { Handler } from '../types.ts';
-import { launchPage, launchRedirectPage, pageHeaders, sessionPageHeaders } from './pages.ts';
+import { launchPage, launchRedirectPage, pageHeaders, sessionPageHeaders } from '../../http/pages.ts';
 
 export const launchSession: Handler<'launchSession'> = async ({ body, query, req, services }) => {
   const { config } = services;

@@ -1,7 +1,7 @@
 /** `POST /auth/token`: the OAuth 2.0 token endpoint (JWT bearer grant and refresh tokens). */
-import { grantOf } from '../../domain/auth/grant.ts';
-import { signInWithAssertion, signInWithRefreshToken } from '../../domain/auth/signIn.ts';
-import { OAuthError } from '../../problems.ts';
+import { grantOf } from '../../features/auth/grant.ts';
+import { signInWithAssertion, signInWithRefreshToken } from '../../features/auth/signIn.ts';
+import { OAuthError } from '../../shared/problems.ts';
 import type { Handler } from '../types.ts';
 
 export const createToken: Handler<'createToken'> = async ({ body, req, services }) => {

@@ -1,6 +1,6 @@
 /** The public lookups (seed part 4, "Lookup endpoints"). */
-import { countryList, restrictedCountries } from '../../domain/countries.ts';
-import { Problem } from '../../problems.ts';
+import { countryList, restrictedCountries } from '../../shared/countries.ts';
+import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Handler } from '../types.ts';
 

@@ -1,7 +1,7 @@
 /** v1 bank accounts (`/ramp/bank-accounts`, `/ramp/bank-account…`) and the deprecated onboarding redemption. */
-import { createV1BankAccount, getV1BankAccount, redeemV1OnboardingUrl } from '../../domain/v1/bankAccounts.ts';
-import { listV1 } from '../../domain/v1/lists.ts';
-import { presentV1BankAccount } from '../../domain/v1/presenters.ts';
+import { createV1BankAccount, getV1BankAccount, redeemV1OnboardingUrl } from '../../features/v1/bankAccounts/useCases.ts';
+import { listV1 } from '../../features/v1/lists.ts';
+import { presentV1BankAccount } from '../../features/v1/bankAccounts/presenters.ts';
 import type { Handler } from '../types.ts';
 
 export const v1ListBankAccounts: Handler<'v1ListBankAccounts'> = async ({ services, caller, body, query }) => ({

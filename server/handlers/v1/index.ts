@@ -8,3 +8,4 @@ export * from './organizations.ts';
 export * from './customers.ts';
 export * from './webhooks.ts';
 export * from './verification.ts';
+export * from './sandbox.ts';

@@ -1,7 +1,7 @@
 /** v1 orders: onramps and offramps (`/ramp/orders`, `/ramp/order…`). */
-import { listV1 } from '../../domain/v1/lists.ts';
-import { cancelV1Order, createV1Order, getV1Order, regenerateV1OrderTransaction } from '../../domain/v1/orders.ts';
-import { presentV1Order } from '../../domain/v1/presenters.ts';
+import { listV1 } from '../../features/v1/lists.ts';
+import { cancelV1Order, createV1Order, getV1Order, regenerateV1OrderTransaction } from '../../features/v1/orders/useCases.ts';
+import { presentV1Order } from '../../features/v1/orders/presenters.ts';
 import type { Handler } from '../types.ts';
 
 export const v1ListOrders: Handler<'v1ListOrders'> = async ({ services, caller, body, query }) => ({

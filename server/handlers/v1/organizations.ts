@@ -1,6 +1,6 @@
 /** v1 organizations: create a child organization, rename the own organization or a child. */
-import { createChildOrganization, renameOrganization } from '../../domain/childOrganizations.ts';
-import { presentOrganization } from '../../domain/organizationPresenters.ts';
+import { createChildOrganization, renameOrganization } from '../../features/organizations/useCases.ts';
+import { presentOrganization } from '../../features/organizations/presenters.ts';
 import type { Handler } from '../types.ts';
 
 export const v1CreateOrganization: Handler<'v1CreateOrganization'> = async ({ body, caller, services }) => {

@@ -1,6 +1,6 @@
 /** v1 swaps (`/ramp/swap…`). */
-import { presentV1Swap } from '../../domain/v1/presenters.ts';
-import { createV1Swap, getV1Swap, regenerateV1SwapTransaction } from '../../domain/v1/swaps.ts';
+import { presentV1Swap } from '../../features/v1/swaps/presenters.ts';
+import { createV1Swap, getV1Swap, regenerateV1SwapTransaction } from '../../features/v1/swaps/useCases.ts';
 import type { Handler } from '../types.ts';
 
 export const v1CreateSwap: Handler<'v1CreateSwap'> = async ({ services, caller, body }) => ({

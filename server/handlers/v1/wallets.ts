@@ -1,7 +1,7 @@
 /** v1 wallets (`/ramp/wallets`, `/ramp/wallet…`). */
-import { listV1 } from '../../domain/v1/lists.ts';
-import { presentV1Wallet } from '../../domain/v1/presenters.ts';
-import { createV1Wallet, getV1Wallet } from '../../domain/v1/wallets.ts';
+import { listV1 } from '../../features/v1/lists.ts';
+import { presentV1Wallet } from '../../features/v1/wallets/presenters.ts';
+import { createV1Wallet, getV1Wallet } from '../../features/v1/wallets/useCases.ts';
 import type { Handler } from '../types.ts';
 
 export const v1ListWallets: Handler<'v1ListWallets'> = async ({ services, caller, body, query }) => ({

@@ -1,9 +1,8 @@
 /** v2 API keys: created for the key's own organization; listed and revoked for it or a direct customer. */
-import { assertOwnOrganization, issueApiKey, revokeApiKey } from '../../domain/apiKeyManagement.ts';
-import { presentApiKey } from '../../domain/organizationPresenters.ts';
-import { pageMeta, v2Page } from '../../domain/pagination.ts';
-import { actFor } from '../../domain/scope.ts';
-import { apiKeysRepository } from '../../storage/apiKeys.ts';
+import { presentApiKey } from '../../features/apiKeys/presenters.ts';
+import { activeKeysPage, assertOwnOrganization, issueApiKey, revokeApiKey } from '../../features/apiKeys/useCases.ts';
+import { pageMeta, v2Page } from '../../shared/pagination.ts';
+import { actFor } from '../../features/organizations/scope.ts';
 import type { Handler } from '../types.ts';
 
 export const createApiKey: Handler<'createApiKey'> = async ({ params, caller, services }) => {
@@ -17,7 +16,7 @@ export const createApiKey: Handler<'createApiKey'> = async ({ params, caller, se
 export const listApiKeys: Handler<'listApiKeys'> = async ({ params, query, caller, services }) => {
   const organization = await actFor(services.storage.db, caller, params.organizationId);
   const page = v2Page(query);
-  const { items, total } = await apiKeysRepository(services.storage.db).activePage(organization.id, page);
+  const { items, total } = await activeKeysPage(services.storage.db, organization.id, page);
   return { status: 200, body: { items: items.map(presentApiKey), ...pageMeta(page, total) } };
 };
 

@@ -9,3 +9,4 @@ export * from './quotes.ts';
 export * from './orders.ts';
 export * from './jwtIssuer.ts';
 export * from './verification.ts';
+export * from './sandbox.ts';

@@ -1,5 +1,5 @@
 /** `PUT /jwt_issuer`, `GET /jwt_issuer`: the issuer and keys of the key organization's partner JWTs. */
-import { getJwtIssuer as readIssuer, setJwtIssuer as registerIssuer } from '../../domain/auth/issuers.ts';
+import { getJwtIssuer as readIssuer, setJwtIssuer as registerIssuer } from '../../features/auth/issuers.ts';
 import type { Handler } from '../types.ts';
 
 export const getJwtIssuer: Handler<'getJwtIssuer'> = async ({ caller, services }) => ({

@@ -1,7 +1,7 @@
-/** Orders: creation from a quote, reading, listing, cancel, authorization and claim (domain/orders.ts). */
-import * as orders from '../../domain/orders.ts';
-import { v2Page } from '../../domain/pagination.ts';
-import { actFor } from '../../domain/scope.ts';
+/** Orders: creation from a quote, reading, listing, cancel, authorization and claim (features/orders/). */
+import * as orders from '../../features/orders/useCases.ts';
+import { v2Page } from '../../shared/pagination.ts';
+import { actFor } from '../../features/organizations/scope.ts';
 import type { Handler } from '../types.ts';
 
 export const listOrders: Handler<'listOrders'> = async ({ query, caller, services }) => ({

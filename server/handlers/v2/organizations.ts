@@ -1,13 +1,13 @@
 /** v2 organizations: the partner's customer organizations, and any one the key can act for. */
-import { presentOrganization } from '../../domain/organizationPresenters.ts';
-import { pageMeta, v2Page } from '../../domain/pagination.ts';
-import { actFor } from '../../domain/scope.ts';
-import { organizationsRepository } from '../../storage/organizations.ts';
+import { presentOrganization } from '../../features/organizations/presenters.ts';
+import { pageMeta, v2Page } from '../../shared/pagination.ts';
+import { actFor } from '../../features/organizations/scope.ts';
+import { childOrganizationsPage } from '../../features/organizations/useCases.ts';
 import type { Handler } from '../types.ts';
 
 export const listOrganizations: Handler<'listOrganizations'> = async ({ query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await organizationsRepository(services.storage.db).childrenPage(caller.organization.id, page, undefined, 'desc');
+  const { items, total } = await childOrganizationsPage(services.storage.db, caller, page);
   return { status: 200, body: { items: items.map(presentOrganization), ...pageMeta(page, total) } };
 };
 

@@ -1,7 +1,7 @@
-/** Payment accounts: registration, reading and listing (domain/paymentAccounts.ts). */
-import { getPaymentAccount as readAccount, listPaymentAccounts as listAccounts, registerPaymentAccount } from '../../domain/paymentAccounts.ts';
-import { v2Page } from '../../domain/pagination.ts';
-import { actFor } from '../../domain/scope.ts';
+/** Payment accounts: registration, reading and listing (features/paymentAccounts/). */
+import { getPaymentAccount as readAccount, listPaymentAccounts as listAccounts, registerPaymentAccount } from '../../features/paymentAccounts/useCases.ts';
+import { v2Page } from '../../shared/pagination.ts';
+import { actFor } from '../../features/organizations/scope.ts';
 import type { Handler } from '../types.ts';
 
 export const listPaymentAccounts: Handler<'listPaymentAccounts'> = async ({ params, query, caller, services }) => {

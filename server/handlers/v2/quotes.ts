@@ -1,6 +1,6 @@
-/** Quotes (domain/quotes.ts). */
-import { createQuote as quote } from '../../domain/quotes.ts';
-import { actFor } from '../../domain/scope.ts';
+/** Quotes (features/quotes/). */
+import { createQuote as quote } from '../../features/quotes/useCases.ts';
+import { actFor } from '../../features/organizations/scope.ts';
 import type { Handler } from '../types.ts';
 
 export const createQuote: Handler<'createQuote'> = async ({ params, body, caller, services }) => {

@@ -1,25 +1,11 @@
 /** v2 verification: the KYC of a personal organization, the KYB of a business. */
-import { actFor } from '../../domain/scope.ts';
-import {
-  kycRequirements,
-  presentKyb,
-  presentKyc,
-  readVerification,
-  submitVerification,
-  verificationKindOf,
-} from '../../domain/verification.ts';
-import { submissionErrors } from '../../domain/verificationInput.ts';
-import { Problem, validationError } from '../../problems.ts';
-import type { OrganizationRow } from '../../storage/organizations.ts';
+import { actFor } from '../../features/organizations/scope.ts';
+import { submissionErrors } from '../../features/verification/input.ts';
+import { kycRequirements, presentKyb, presentKyc } from '../../features/verification/presenters.ts';
+import { assertKind, readVerification, submitVerification } from '../../features/verification/useCases.ts';
+import { validationError } from '../../shared/problems.ts';
+import { asked } from '../../http/query.ts';
 import type { Handler } from '../types.ts';
-
-const asked = (value: unknown) => value === true || value === 'true';
-
-/** A person has a KYC, a business a KYB: the other one is 422 `unsupported`. */
-function assertKind(organization: OrganizationRow, kind: 'kyc' | 'kyb', instead: string) {
-  if (verificationKindOf(organization) === kind) return;
-  throw new Problem('unsupported', `Organization ${organization.id} is ${organization.type === 'business' ? 'a business' : 'personal'}; ${instead}.`);
-}
 
 export const getKyc: Handler<'getKyc'> = async ({ params, query, caller, services }) => {
   const organization = await actFor(services.storage.db, caller, params.organizationId);

@@ -1,7 +1,7 @@
-/** Wallets: registration and listing (domain/wallets.ts). */
-import { v2Page } from '../../domain/pagination.ts';
-import { actFor } from '../../domain/scope.ts';
-import { createWallet as register, listWallets as list } from '../../domain/wallets.ts';
+/** Wallets: registration and listing (features/wallets/). */
+import { v2Page } from '../../shared/pagination.ts';
+import { actFor } from '../../features/organizations/scope.ts';
+import { createWallet as register, listWallets as list } from '../../features/wallets/useCases.ts';
 import type { Handler } from '../types.ts';
 
 export const listWallets: Handler<'listWallets'> = async ({ params, query, caller, services }) => {

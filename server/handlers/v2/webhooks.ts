@@ -1,23 +1,23 @@
 /** v2 webhook subscriptions and their deliveries; they belong to the key's organization. */
-import { pageMeta, v2Page } from '../../domain/pagination.ts';
-import { webhooksRepository } from '../../storage/webhooks.ts';
-import { createSubscription, deleteSubscription, getSubscription, listDeliveries, presentSubscription } from '../../webhooks/subscriptions.ts';
+import { pageMeta, v2Page } from '../../shared/pagination.ts';
+import { presentSubscription } from '../../features/webhooks/presenters.ts';
+import { createSubscription, deleteSubscription, getSubscription, listDeliveries, listSubscriptions } from '../../features/webhooks/subscriptions.ts';
 import type { Handler } from '../types.ts';
 
 export const createWebhookSubscription: Handler<'createWebhookSubscription'> = async ({ body, caller, services }) => {
   const row = await createSubscription(services, caller.organization.id, 'v2', body);
-  return { status: 201, body: { ...presentSubscription(row), eventType: body.eventType, secret: row.secret } };
+  return { status: 201, body: { ...presentSubscription(row), secret: row.secret } };
 };
 
 export const listWebhookSubscriptions: Handler<'listWebhookSubscriptions'> = async ({ query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await webhooksRepository(services.storage.db).listSubscriptions(caller.organization.id, 'v2', page);
-  return { status: 200, body: { items: items.map((row) => ({ ...presentSubscription(row), eventType: row.event_type as never })), ...pageMeta(page, total) } };
+  const { items, total } = await listSubscriptions(services.storage.db, caller.organization.id, 'v2', page);
+  return { status: 200, body: { items: items.map(presentSubscription), ...pageMeta(page, total) } };
 };
 
 export const getWebhookSubscription: Handler<'getWebhookSubscription'> = async ({ params, caller, services }) => {
   const row = await getSubscription(services.storage.db, caller.organization.id, 'v2', params.id);
-  return { status: 200, body: { ...presentSubscription(row), eventType: row.event_type as never } };
+  return { status: 200, body: presentSubscription(row) };
 };
 
 export const deleteWebhookSubscription: Handler<'deleteWebhookSubscription'> = async ({ params, caller, services }) => {

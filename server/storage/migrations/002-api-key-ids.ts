@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>) {
     .addColumn('revoked_at', 'text')
     .addColumn('last_used_at', 'text')
     .execute();
-  // Frozen copy of keyLookup() in server/domain/apiKeys.ts: a migration must not change later.
+  // Frozen copy of keyLookup() in server/features/apiKeys/rules.ts: a migration must not change later.
   const lookup = (keyId: string) => createHash('sha256').update(keyId).digest('hex');
   for (const row of await db.selectFrom('api_keys').selectAll().execute()) {
     await db.insertInto('api_keys_002').values({ ...row, id: randomUUID(), lookup: lookup(row.id) }).execute();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** The outbox of webhook events (server/webhooks/outbox.ts). */
+/** The outbox of webhook events (server/features/webhooks/outbox.ts). */
 export async function up(db: Kysely<any>) {
   await db.schema
     .createTable('events')

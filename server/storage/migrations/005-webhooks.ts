@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Webhook subscriptions (v1 and v2 apart), the deliveries the outbox fans out to them, and
- * every attempt of each delivery (server/webhooks/).
+ * every attempt of each delivery (server/features/webhooks/).
  */
 export async function up(db: Kysely<any>) {
   await db.schema

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** v1 wallets, bank accounts, orders, swaps and onboarding links (server/storage/v1Money.ts). */
+/** v1 wallets, bank accounts, orders, swaps and onboarding links (server/features/v1/repository.ts). */
 export async function up(db: Kysely<any>) {
   await db.schema
     .createTable('v1_wallets')

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** Fixed-window request counters (server/domain/rateLimit.ts), shared by every process. */
+/** Fixed-window request counters (server/features/rateLimits/useCases.ts), shared by every process. */
 export async function up(db: Kysely<any>) {
   await db.schema
     .createTable('rate_limit_windows')

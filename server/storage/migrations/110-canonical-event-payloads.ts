@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { canonicalJson } from '../../webhooks/signature.ts';
+import { canonicalJson } from '../../shared/jcs.ts';
 
 /**
  * Events are stored in their RFC 8785 canonical form from now on, the bytes a delivery sends

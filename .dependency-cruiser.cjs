@@ -1,0 +1,90 @@
+/**
+ * The import rules of server/ (server/README.md says why), checked by `npm run test:layers`,
+ * a step of `npm test`. Tests and scripts may import anything; only cycles are checked there.
+ * Type-only imports count (tsPreCompilationDeps): a type is a dependency too.
+ */
+/** Where Express and the validator may appear: the process, the composition root, HTTP and handlers. */
+const httpSide = '^server/(app|main)\\.ts$|^server/(http|handlers)/';
+/** Below the handlers: what knows nothing of HTTP. */
+const below = '^server/(features|shared|storage)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'A cycle makes two modules one: neither can be understood, tested or moved alone.',
+      severity: 'error',
+      from: { path: '^(server|client|scripts|test|bench)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'handlers-only-from-the-composition-root',
+      comment:
+        'A handler is an entry point: only app.ts and main.ts wire them (and handlers/ index files gather their surface). ' +
+        'Anything else importing one would reach around the contract validation in front of it.',
+      severity: 'error',
+      from: { path: '^server/', pathNot: '^server/(app|main)\\.ts$|^server/handlers/' },
+      to: { path: '^server/handlers/' },
+    },
+    {
+      name: 'http-only-from-the-http-side',
+      comment: 'server/http/ renders errors and reads requests: only the composition root and handlers use it.',
+      severity: 'error',
+      from: { path: '^server/', pathNot: httpSide },
+      to: { path: '^server/http/' },
+    },
+    {
+      name: 'express-only-on-the-http-side',
+      comment:
+        'Rules, repositories and shared helpers take plain values, so they run the same from a job, a test or another transport. ' +
+        'server/validatorRouteCache.ts is the one exception: it adjusts the validator itself and is on its way to a patch-package patch.',
+      severity: 'error',
+      from: { path: '^server/', pathNot: `${httpSide}|^server/validatorRouteCache\\.ts$` },
+      to: { path: '^node_modules/(express|express-openapi-validator|@types/express)/' },
+    },
+    {
+      name: 'nothing-below-reaches-up',
+      comment: 'Features, shared helpers and storage never import the HTTP side, the process or the composition root.',
+      severity: 'error',
+      from: { path: below },
+      to: { path: httpSide },
+    },
+    {
+      name: 'job-registry-only-from-main',
+      comment: 'server/jobs.ts imports every feature\'s jobs: a feature importing it would close a cycle. Features take the Job shape from shared/job.ts.',
+      severity: 'error',
+      from: { path: '^server/', pathNot: '^server/main\\.ts$' },
+      to: { path: '^server/jobs\\.ts$' },
+    },
+    {
+      name: 'shared-knows-no-feature',
+      comment: 'server/shared/ is what every feature may use; it may not depend on one, nor on storage, nor on what imports them (services.ts).',
+      severity: 'error',
+      from: { path: '^server/shared/' },
+      to: { path: '^server/(features|storage)/|^server/services\\.ts$' },
+    },
+    {
+      name: 'storage-knows-no-feature',
+      comment: 'server/storage/ is the engines, the tables and the list positions: features build on it, not the other way.',
+      severity: 'error',
+      from: { path: '^server/storage/' },
+      to: { path: '^server/(features|services\\.ts$)' },
+    },
+    {
+      name: 'sql-only-in-repositories',
+      comment:
+        'SQL, row locks and the database drivers live in storage/ and each feature\'s repository.ts, so every query and lock of a table is in one place.',
+      severity: 'error',
+      from: { path: '^server/', pathNot: '^server/storage/|^server/features/[^/]+/repository\\.ts$|^server/features/v1/[^/]+/repository\\.ts$' },
+      to: { path: '^node_modules/(kysely|pg|better-sqlite3|@types/pg|@types/better-sqlite3)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(generated|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    combinedDependencies: false,
+    enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

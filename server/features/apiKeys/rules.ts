@@ -1,0 +1,63 @@
+/**
+ * API keys (seed part 5): `api_{env}:{key_id}:{org_id}`, stored as a salted hash with the
+ * owning organization's salt, compared in constant time, shown in full once and afterwards
+ * by their first 16 characters.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Environment } from '../../config.ts';
+
+export const maxActiveKeys = 5;
+export const displayedPrefixLength = 16;
+
+export type KeyEnv = 'sand' | 'prod';
+export const keyEnvFor = (env: Environment): KeyEnv => (env === 'production' ? 'prod' : 'sand');
+
+export interface ParsedKey {
+  raw: string;
+  env: KeyEnv;
+  keyId: string;
+  organizationId: string;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const keyShape = /^api_(sand|prod):([A-Za-z0-9]{16,64}):([^:]+)$/;
+
+/** The three-segment form, or undefined: a Bearer prefix or any other shape is not a key. */
+export function parseApiKey(raw: string): ParsedKey | undefined {
+  const match = keyShape.exec(raw);
+  if (!match || !uuid.test(match[3]!)) return undefined;
+  return { raw, env: match[1] as KeyEnv, keyId: match[2]!, organizationId: match[3]!.toLowerCase() };
+}
+
+export function newKeyId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function newSalt(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function formatApiKey(env: KeyEnv, keyId: string, organizationId: string): string {
+  return `api_${env}:${keyId}:${organizationId}`;
+}
+
+export function hashApiKey(raw: string, salt: string): string {
+  return createHash('sha256').update(salt).update(':').update(raw).digest('hex');
+}
+
+export function hashMatches(raw: string, salt: string, stored: string): boolean {
+  const actual = Buffer.from(hashApiKey(raw, salt), 'hex');
+  const expected = Buffer.from(stored, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+export const displayPrefix = (raw: string) => raw.slice(0, displayedPrefixLength);
+
+/**
+ * What finds a key's row: the SHA-256 of its `{key_id}` segment. The segment is the secret
+ * part of the key (the rest is public), so storing it would store the key; 128 random bits
+ * need no salt against guessing. The salted hash of the whole key still decides.
+ */
+export const keyLookup = (keyId: string) => createHash('sha256').update(keyId).digest('hex');
+
+export const newOrganizationId = () => randomUUID();

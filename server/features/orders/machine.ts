@@ -1,0 +1,79 @@
+/**
+ * The v2 order state machine (seed part 3, "v2 order statuses"; the seed shows no
+ * transitions, these are designed). Every status change goes through `transition`, so an
+ * illegal move is refused with its documented problem before anything is written.
+ *
+ *   created   → funded (deposit, confirmSourceFunds, authorize), refunded (depositMismatch),
+ *               failed (fail), canceled (cancel, expireFunding)
+ *   funded    → completed (deliver, settle), claimable (makeClaimable), failed, refunded
+ *   claimable → completed (completeClaim), failed
+ *   completed, failed, canceled, refunded: final
+ */
+import type { components } from '../../../generated/types/ramp.ts';
+import { Problem } from '../../shared/problems.ts';
+import { everyValueOf } from '../../shared/contractEnums.ts';
+
+export type OrderStatus = components['schemas']['OrderStatus'];
+export const orderStatuses = everyValueOf<OrderStatus>()(['created', 'funded', 'claimable', 'completed', 'failed', 'canceled', 'refunded']);
+
+/** No move leaves these. */
+export const finalStatuses: readonly OrderStatus[] = ['completed', 'failed', 'canceled', 'refunded'];
+
+export type OrderAction =
+  /** The quoted fiat arrived (sandbox: simulateDeposit). */
+  | 'deposit'
+  /** A fiat deposit of another amount arrived: it is returned. */
+  | 'depositMismatch'
+  /** The source tokens arrived on-chain (sandbox: confirmSourceFunds). */
+  | 'confirmSourceFunds'
+  /** The embedded wallet's owner signed, and the tokens left the wallet. */
+  | 'authorize'
+  | 'deliver'
+  /** A funded onramp completing on its own after a simulated deposit (a job). */
+  | 'settle'
+  | 'makeClaimable'
+  | 'completeClaim'
+  | 'fail'
+  | 'cancel'
+  | 'expireFunding'
+  | 'refund';
+
+export const orderActions: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
+  deposit: { from: ['created'], to: 'funded' },
+  depositMismatch: { from: ['created'], to: 'refunded' },
+  confirmSourceFunds: { from: ['created'], to: 'funded' },
+  authorize: { from: ['created'], to: 'funded' },
+  deliver: { from: ['funded'], to: 'completed' },
+  settle: { from: ['funded'], to: 'completed' },
+  makeClaimable: { from: ['funded'], to: 'claimable' },
+  completeClaim: { from: ['claimable'], to: 'completed' },
+  fail: { from: ['created', 'funded', 'claimable'], to: 'failed' },
+  cancel: { from: ['created'], to: 'canceled' },
+  expireFunding: { from: ['created'], to: 'canceled' },
+  refund: { from: ['funded'], to: 'refunded' },
+};
+
+/** Every legal status change, as `from→to`. */
+export const legalTransitions: ReadonlySet<string> = new Set(
+  Object.values(orderActions).flatMap(({ from, to }) => from.map((f) => `${f}→${to}`)),
+);
+
+export const canTransition = (from: OrderStatus, to: OrderStatus) => legalTransitions.has(`${from}→${to}`);
+
+/** The problem that refuses an action, by what the caller asked for. */
+const refusalSlug: Partial<Record<OrderAction, string>> = {
+  cancel: 'order-not-cancelable',
+};
+
+/**
+ * The status an action leads to from `from`, or the documented refusal: cancel is
+ * `order-not-cancelable`, every other action (simulators, deposits, authorizations) `conflict`.
+ */
+export function transition(from: OrderStatus, action: OrderAction): OrderStatus {
+  const rule = orderActions[action];
+  if (rule.from.includes(from)) return rule.to;
+  const needs = rule.from.join(' or ');
+  throw new Problem(refusalSlug[action] ?? 'conflict', `${action} is not allowed from ${from}; it needs a ${needs} order.`);
+}
+
+export const isOrderStatus = (value: string): value is OrderStatus => (orderStatuses as readonly string[]).includes(value);

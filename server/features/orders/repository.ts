@@ -1,0 +1,102 @@
+/** Orders (v2): one per quote, enforced by a unique constraint on quote_id. */
+import type { Selectable } from 'kysely';
+import type { Db, Storage, Tx } from '../../storage/database.ts';
+import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from '../../storage/positions.ts';
+import { partnerOf } from '../organizations/repository.ts';
+import type { OrdersTable } from '../../storage/tables.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+type Positions = 'partner_id' | 'partner_position' | 'cover_position' | 'organization_position';
+/** A row before insert: its partner and list positions are found then. */
+export type NewOrderRow = Omit<OrderRow, Positions>;
+
+/**
+ * Whose GET /orders lists these: all the orders of an organization and of its direct
+ * children (`partnerId`, with that organization's own parent), or one organization's.
+ */
+export type OrdersScope = { partnerId: string; parentId: string | null } | { organizationId: string };
+
+export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
+  return {
+    find(organizationId: string, id: string) {
+      return db.selectFrom('orders').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    },
+
+    /** The row, locked until the transaction ends on PostgreSQL (SQLite serializes writers). */
+    findForUpdate(organizationId: string, id: string) {
+      let query = db.selectFrom('orders').selectAll().where('id', '=', id).where('organization_id', '=', organizationId);
+      if (engine === 'postgres') query = query.forUpdate();
+      return query.executeTakeFirst();
+    },
+
+    findByQuote(quoteId: string) {
+      return db.selectFrom('orders').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
+    },
+
+    /**
+     * Inserts unless an order for the quote exists, and answers the row as stored; undefined
+     * when one does. ON CONFLICT waits for a racing insert to commit, so the caller can read
+     * the winner right after. The
+     * order takes its positions in the lists of its partner (the organization itself at the
+     * top, else its parent), of its own organization when that has a parent, and of
+     * GET /orders?organizationId; counters of ancestors first (storage/positions.ts).
+     */
+    async insert(row: NewOrderRow): Promise<OrderRow | undefined> {
+      // Read before the transaction (an organization's parent never changes): its first
+      // statement is then the counter's write, which SQLite never has to upgrade a read to.
+      const owner = await db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id).executeTakeFirstOrThrow();
+      const partnerId = partnerOf(owner);
+      const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
+      if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
+      lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
+      const unplaced: OrderRow = { ...row, partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null };
+      return insertWithPositions(db, unplaced, lists, async (tx, r) => {
+        const result = await tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      });
+    },
+
+    /** Writes the changes only if the status is still `from`; false when it moved meanwhile. */
+    async updateFrom(id: string, from: string, changes: Partial<Omit<OrderRow, 'id'>>): Promise<boolean> {
+      const result = await db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * A page of the orders of these organizations, newest first: a range of positions. An
+     * organization with a parent finds its own orders by `cover_position` and its children's
+     * by `partner_position`: two index ranges, one numbering.
+     */
+    async page(scope: OrdersScope, page: { size: number; number: number }) {
+      if ('organizationId' in scope) {
+        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position' } as const;
+        return positionPage(db, listed, page, 'desc');
+      }
+      const { partnerId } = scope;
+      if (scope.parentId === null) {
+        return positionPage(db, { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position' }, page, 'desc');
+      }
+      // A child organization's list covers two position columns drawn from one counter: the
+      // orders of its children (partner_position) and its own (cover_position).
+      const total = await countOf(db, 'orders.covers', partnerId);
+      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
+      if (lo > hi) return { items: [], total };
+      const query = db.selectFrom('orders').selectAll();
+      const items = await query
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('partner_id', '=', partnerId), eb('partner_position', '>=', lo), eb('partner_position', '<=', hi)]),
+            eb.and([eb('organization_id', '=', partnerId), eb('cover_position', '>=', lo), eb('cover_position', '<=', hi)]),
+          ]),
+        )
+        .execute();
+      const position = (o: OrderRow) => (o.partner_id === partnerId ? o.partner_position! : o.cover_position!);
+      return { items: items.sort((a, b) => position(b) - position(a)), total };
+    },
+
+    /** Orders in `status` whose `column` time has come. */
+    due(status: string, column: 'settle_at' | 'funding_deadline', now: string, limit = 100) {
+      return db.selectFrom('orders').select(['id', 'organization_id']).where('status', '=', status).where(column, '<=', now).orderBy(column).limit(limit).execute();
+    },
+  };
+}

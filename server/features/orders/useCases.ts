@@ -1,0 +1,358 @@
+/**
+ * Orders (v2): made from a quote, then moved through the order state machine
+ * (orderMachine.ts) by deposits, authorizations, claims, cancellations, the sandbox
+ * simulators and the service's own jobs. Every change runs in one transaction that locks the
+ * order, checks the move, writes it and, when the status or the funding instructions changed,
+ * records `orderUpdated` with the order exactly as GET shows it. Creation sends no event.
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import type { components } from '../../../generated/types/ramp.ts';
+import type { Caller } from '../organizations/scope.ts';
+import type { Job } from '../../services.ts';
+import { Problem, validationError } from '../../shared/problems.ts';
+import type { Services } from '../../services.ts';
+import type { Tx } from '../../storage/database.ts';
+import { ordersRepository, type NewOrderRow, type OrderRow } from './repository.ts';
+import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
+import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
+import { quotesRepository } from '../quotes/repository.ts';
+import { walletsRepository } from '../wallets/repository.ts';
+import { recordV2Event } from '../webhooks/outbox.ts';
+import { makeClabe } from '../../shared/clabe.ts';
+import { transition, type OrderAction, type OrderStatus } from './machine.ts';
+import { isApproved } from '../organizations/rules.ts';
+import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
+import { assertUsable } from '../paymentAccounts/useCases.ts';
+import { actFor } from '../organizations/scope.ts';
+import { checkSignature } from '../../shared/signatures.ts';
+
+type Schemas = components['schemas'];
+export type Order = Schemas['Order'];
+export type FundingInstructions = Schemas['FundingInstructions'];
+export type ClaimPreparation = Schemas['ClaimPreparation'];
+type Blockchain = Schemas['Blockchain'];
+
+/** How long a new order waits for its source funds before it is canceled. */
+export const fundingWindowMs = 60 * 60_000;
+/** How long a funded onramp takes to deliver on its own after a simulated deposit. */
+export const settleDelayMs = 1000;
+/** How long a prepared claim transaction stays valid on-chain. */
+export const claimLifetimeMs = 10 * 60_000;
+
+/** The sandbox's deposit account at STP: CLABEs 646 180 …, each order its own. */
+const depositBank = { code: '646', city: '180', name: 'STP', beneficiary: 'Ramp Example SA de CV' };
+const defaultChain: Blockchain = 'solana';
+
+export function presentOrder(row: OrderRow): Order {
+  const pendingAuthorization = row.status === 'created' && row.authorization_id !== null;
+  return {
+    id: row.id,
+    status: row.status as OrderStatus,
+    organizationId: row.organization_id,
+    quoteId: row.quote_id,
+    type: row.type as Order['type'],
+    sourceAsset: row.source_asset,
+    targetAsset: row.target_asset,
+    sourceAmount: row.source_amount,
+    targetAmount: row.target_amount,
+    ...(row.payment_account_id !== null ? { paymentAccountId: row.payment_account_id } : {}),
+    ...(row.wallet_address !== null ? { walletAddress: row.wallet_address } : {}),
+    ...(row.funding_instructions !== null ? { fundingInstructions: JSON.parse(row.funding_instructions) as FundingInstructions } : {}),
+    ...(row.status === 'failed' && row.failure_code !== null ? { failure: { code: row.failure_code, message: row.failure_message ?? row.failure_code } } : {}),
+    ...(pendingAuthorization
+      ? { authorization: { id: row.authorization_id!, method: { message: row.authorization_message! }, expiresAt: row.authorization_expires_at! } }
+      : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+function base58(bytes: Buffer): string {
+  let n = BigInt(`0x${bytes.toString('hex')}`);
+  let out = '';
+  while (n > 0n) {
+    out = base58Alphabet[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    out = `1${out}`;
+  }
+  return out;
+}
+
+/** A fresh deposit address of the service on a chain. */
+const depositAddress = (chain: Blockchain) => (chain === 'solana' ? base58(randomBytes(32)) : `0x${randomBytes(20).toString('hex')}`);
+
+/** Where the source funds of an order go: a SPEI CLABE of its own for fiat, an address for tokens. */
+function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount' | 'source_asset' | 'blockchain'>, deadline: Date): FundingInstructions {
+  const destination: FundingInstructions['destination'] =
+    row.type === 'onramp'
+      ? {
+          type: 'spei',
+          clabe: makeClabe(depositBank.code, depositBank.city, String(randomInt(0, 100_000_000_000)).padStart(11, '0')),
+          bankName: depositBank.name,
+          beneficiaryName: depositBank.beneficiary,
+          reference: String(randomInt(1, 10_000_000)),
+        }
+      : { type: 'blockchain', blockchain: (row.blockchain ?? defaultChain) as Blockchain, address: depositAddress((row.blockchain ?? defaultChain) as Blockchain) };
+  return { destination, amount: row.source_amount, asset: row.source_asset, expiresAt: deadline.toISOString() };
+}
+
+/** Turns an unexpired quote into its order; a retry with the same quote returns that order (`created` false). */
+export async function createOrder(services: Services, organization: OrganizationRow, quoteId: string): Promise<{ created: boolean; order: Order }> {
+  const { db } = services.storage;
+  const now = services.clock.now();
+  const orders = ordersRepository(db);
+  const quote = await quotesRepository(db).find(organization.id, quoteId);
+  if (!quote) throw new Problem('quote-expired', `Quote ${quoteId} does not exist; request a new one.`);
+  const already = await orders.findByQuote(quote.id);
+  if (already) return { created: false, order: presentOrder(already) };
+  if (quote.expires_at <= now.toISOString()) throw new Problem('quote-expired', `Quote ${quoteId} expired at ${quote.expires_at}; request a new one.`);
+  if (!isApproved(organization)) throw new Problem('organization-not-approved', `Organization ${organization.id} is not approved.`);
+
+  let destinationClabe: string | undefined;
+  if (quote.type === 'offramp') {
+    const account = await paymentAccountsRepository(db).find(organization.id, quote.payment_account_id!);
+    if (!account) throw new Problem('payment-account-not-ready', `Payment account ${quote.payment_account_id} is no longer registered.`);
+    assertUsable(account, quote.rail as 'spei', 'destination');
+    destinationClabe = account.clabe;
+  }
+  const wallet = quote.wallet_address !== null ? await walletsRepository(db).findByAddress(organization.id, quote.wallet_address) : undefined;
+  const deadline = new Date(now.getTime() + fundingWindowMs);
+  const row: NewOrderRow = {
+    id: randomUUID(),
+    organization_id: organization.id,
+    quote_id: quote.id,
+    type: quote.type,
+    status: 'created',
+    source_asset: quote.source_asset,
+    target_asset: quote.target_asset,
+    source_amount: quote.source_amount,
+    target_amount: quote.target_amount,
+    payment_account_id: quote.payment_account_id,
+    wallet_address: quote.wallet_address,
+    blockchain: wallet?.blockchain ?? defaultChain,
+    funding_instructions: null,
+    funding_deadline: deadline.toISOString(),
+    authorization_id: null,
+    authorization_message: null,
+    authorization_expires_at: null,
+    failure_code: null,
+    failure_message: null,
+    claim: null,
+    settle_at: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  // Tokens spent from an embedded wallet move only once its owner signs; other sources are sent to us.
+  if (quote.type !== 'onramp' && wallet?.custody === 'embedded') {
+    row.authorization_id = randomUUID();
+    row.authorization_expires_at = deadline.toISOString();
+    const receive = quote.type === 'offramp' ? `${quote.target_amount} ${quote.target_asset} at CLABE ${destinationClabe}` : `${quote.target_amount} ${quote.target_asset} at ${quote.wallet_address}`;
+    row.authorization_message = `Authorize order ${row.id}: send ${quote.source_amount} ${quote.source_asset} from ${quote.wallet_address} to receive ${receive}. Authorization ${row.authorization_id} expires ${row.authorization_expires_at}.`;
+  } else {
+    row.funding_instructions = JSON.stringify(fundingInstructions(row, deadline));
+  }
+  const stored = await orders.insert(row);
+  if (stored) return { created: true, order: presentOrder(stored) };
+  // Another request for this quote won the unique constraint; it has committed, so read it.
+  const winner = await orders.findByQuote(quote.id);
+  if (!winner) throw new Problem('conflict', `An order for quote ${quoteId} is being created; retry to read it.`);
+  return { created: false, order: presentOrder(winner) };
+}
+
+export async function getOrder(services: Services, organization: OrganizationRow, id: string): Promise<Order> {
+  const row = await ordersRepository(services.storage.db).find(organization.id, id);
+  if (!row) throw new Problem('not-found', `Order ${id} was not found.`);
+  return presentOrder(row);
+}
+
+/** Newest first, across the caller and its customers, or one organization it can act for. */
+export async function listOrders(services: Services, caller: Caller, page: PageRequest, organizationId?: string) {
+  const { db } = services.storage;
+  const scope = organizationId ? { organizationId: (await actFor(db, caller, organizationId)).id } : { partnerId: caller.organization.id, parentId: caller.organization.parent_id };
+  const { items, total } = await ordersRepository(db).page(scope, page);
+  return { items: items.map(presentOrder), ...pageMeta(page, total) };
+}
+
+type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_id' | 'created_at' | 'updated_at'>>;
+
+/** What leaving a status clears: a pending authorization, a due settlement, a claim. */
+function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): Changes {
+  const status = transition(row.status as OrderStatus, action);
+  return {
+    status,
+    authorization_id: null,
+    authorization_message: null,
+    authorization_expires_at: null,
+    settle_at: null,
+    claim: null,
+    ...extra,
+  };
+}
+
+/**
+ * Locks the order, lets `decide` refuse or describe the change (undefined: nothing to do),
+ * writes it guarded by the status it read, and records `orderUpdated` when the status or the
+ * funding instructions changed: all in one transaction, so a refusal writes nothing.
+ */
+async function changeOrder(
+  services: Services,
+  organizationId: string,
+  id: string,
+  decide: (row: OrderRow, now: Date, tx: Tx) => Changes | undefined | Promise<Changes | undefined>,
+): Promise<OrderRow> {
+  const { storage } = services;
+  return storage.db.transaction().execute(async (tx) => {
+    const orders = ordersRepository(tx, storage.engine);
+    const row = await orders.findForUpdate(organizationId, id);
+    if (!row) throw new Problem('not-found', `Order ${id} was not found.`);
+    const now = services.clock.now();
+    const changes = await decide(row, now, tx);
+    if (!changes) return row;
+    // updatedAt moves only with what the order shows (a prepared claim is not part of it).
+    const merged: OrderRow = { ...row, ...changes };
+    const visible = JSON.stringify(presentOrder(merged)) !== JSON.stringify(presentOrder(row));
+    const after: OrderRow = { ...merged, updated_at: visible ? now.toISOString() : row.updated_at };
+    if (!(await orders.updateFrom(row.id, row.status, { ...changes, updated_at: after.updated_at }))) {
+      throw new Problem('conflict', `Order ${id} changed while this request ran; read it again.`);
+    }
+    if (after.status !== row.status || after.funding_instructions !== row.funding_instructions) {
+      const organization = await organizationsRepository(tx).find(row.organization_id);
+      await recordV2Event(tx, { type: 'orderUpdated', organization: organization!, occurredAt: now, order: presentOrder(after) });
+    }
+    return after;
+  });
+}
+
+/** Cancels a `created` order; an already canceled one is returned as it is. */
+export async function cancelOrder(services: Services, organization: OrganizationRow, id: string): Promise<Order> {
+  const row = await changeOrder(services, organization.id, id, (order) => {
+    if (order.status === 'canceled') return undefined;
+    if (order.status !== 'created') throw new Problem('order-not-cancelable', `Order ${id} is ${order.status}; only a created order can be canceled.`);
+    return statusChange(order, 'cancel');
+  });
+  return presentOrder(row);
+}
+
+/** The claim of a claimable order: the same preparation until it expires, then a fresh one. */
+export async function claimOrder(services: Services, organization: OrganizationRow, id: string): Promise<ClaimPreparation> {
+  const row = await changeOrder(services, organization.id, id, (order, now) => {
+    if (order.status !== 'claimable') throw new Problem('order-not-claimable', `Order ${id} is ${order.status}; only a claimable order can be claimed.`);
+    const current = order.claim !== null ? (JSON.parse(order.claim) as ClaimPreparation) : undefined;
+    if (current && current.expiresAt > now.toISOString()) return undefined;
+    const claim: ClaimPreparation = {
+      orderId: order.id,
+      claimId: randomUUID(),
+      blockchain: (order.blockchain ?? defaultChain) as Blockchain,
+      transaction: randomBytes(180).toString('base64'),
+      expiresAt: new Date(now.getTime() + claimLifetimeMs).toISOString(),
+    };
+    return { claim: JSON.stringify(claim) };
+  });
+  return JSON.parse(row.claim!) as ClaimPreparation;
+}
+
+/** The embedded wallet's owner signs the pending authorization; the tokens then leave the wallet. */
+export async function authorizeOrder(
+  services: Services,
+  organization: OrganizationRow,
+  id: string,
+  request: { authorizationId: string; signature: string },
+): Promise<Order> {
+  const row = await changeOrder(services, organization.id, id, async (order, now, tx) => {
+    if (order.status !== 'created' || order.authorization_id === null) throw new Problem('authorization-not-required', `Order ${id} has no pending authorization.`);
+    if (request.authorizationId.toLowerCase() !== order.authorization_id) {
+      throw new Problem('authorization-expired', `Authorization ${request.authorizationId} is not the current authorization of order ${id}; read the order again.`);
+    }
+    if (order.authorization_expires_at! <= now.toISOString()) {
+      throw new Problem('authorization-expired', `Authorization ${order.authorization_id} expired at ${order.authorization_expires_at}.`);
+    }
+    const wallet = await walletsRepository(tx).findByAddress(order.organization_id, order.wallet_address!);
+    const check = wallet?.signer_public_key ? checkSignature(wallet.signer_public_key, order.authorization_message!, request.signature) : 'does-not-verify';
+    if (check === 'not-hex') throw new Problem('invalid-signature', 'The signature is not hex; send DER or r||s in hex.');
+    if (check !== 'valid') throw new Problem('invalid-signature', "The signature does not verify over the authorization message with the wallet's signerPublicKey.");
+    return statusChange(order, 'authorize');
+  });
+  return presentOrder(row);
+}
+
+/**
+ * Sandbox: the SPEI deposit of an onramp. The quoted amount funds it (and, unless told
+ * otherwise, it completes on its own shortly after); any other amount is returned.
+ */
+export async function simulateDeposit(
+  services: Services,
+  organization: OrganizationRow,
+  id: string,
+  request: { amount?: string; autoComplete?: boolean },
+): Promise<Order> {
+  if (request.amount !== undefined && new Decimal(request.amount).lte(0)) throw new Problem('invalid-request', 'amount must be greater than 0.');
+  const row = await changeOrder(services, organization.id, id, (order, now) => {
+    if (order.type !== 'onramp') throw new Problem('unsupported', `Order ${id} is funded with ${order.source_asset}, not by a fiat deposit; use the order simulator's confirmSourceFunds.`);
+    if (order.status !== 'created') throw new Problem('conflict', `Order ${id} is ${order.status}; a deposit can be simulated only while it is created.`);
+    const matches = request.amount === undefined || new Decimal(request.amount).eq(order.source_amount);
+    if (!matches) return statusChange(order, 'depositMismatch');
+    const settleAt = request.autoComplete === false ? null : new Date(now.getTime() + settleDelayMs).toISOString();
+    return statusChange(order, 'deposit', { settle_at: settleAt });
+  });
+  return presentOrder(row);
+}
+
+export type SimulateOrderRequest = Schemas['SimulateOrderRequest'];
+
+const defaultFailure = { code: 'simulatedFailure', message: 'Failed by the sandbox simulator.' };
+
+/** Sandbox: one move of an order, as the service would make it (see SimulateOrderRequest). */
+export async function simulateOrder(services: Services, organization: OrganizationRow, id: string, request: SimulateOrderRequest): Promise<Order> {
+  if (request.failure !== undefined && request.action !== 'fail') {
+    throw validationError([{ pointer: '/failure', detail: 'is allowed only with the fail action' }]);
+  }
+  const row = await changeOrder(services, organization.id, id, (order, now) => {
+    switch (request.action) {
+      case 'confirmSourceFunds':
+        if (order.type === 'onramp') throw new Problem('conflict', `Order ${id} is funded by a fiat deposit; simulate it with the deposit simulator.`);
+        if (order.status === 'created' && order.authorization_id !== null) {
+          throw new Problem('conflict', `Order ${id} spends from an embedded wallet; its funds move once the authorization is signed.`);
+        }
+        return statusChange(order, 'confirmSourceFunds');
+      case 'fail': {
+        const failure = request.failure ?? defaultFailure;
+        return statusChange(order, 'fail', { failure_code: failure.code, failure_message: failure.message });
+      }
+      case 'replaceFundingInstructions': {
+        if (order.status !== 'created') throw new Problem('conflict', `replaceFundingInstructions is not allowed from ${order.status}; it needs a created order.`);
+        if (order.funding_instructions === null) throw new Problem('conflict', `Order ${id} has no funding instructions to replace; it waits for an authorization.`);
+        const deadline = new Date(now.getTime() + fundingWindowMs);
+        return { funding_instructions: JSON.stringify(fundingInstructions(order, deadline)), funding_deadline: deadline.toISOString() };
+      }
+      default:
+        return statusChange(order, request.action);
+    }
+  });
+  return presentOrder(row);
+}
+
+/** What the service does on its own: a funded onramp delivers; an unfunded order past its deadline is canceled. */
+function dueJob(name: string, status: OrderStatus, column: 'settle_at' | 'funding_deadline', action: OrderAction): Job {
+  return {
+    name,
+    async run(services) {
+      const due = await ordersRepository(services.storage.db).due(status, column, services.clock.now().toISOString());
+      for (const { id, organization_id } of due) {
+        await changeOrder(services, organization_id, id, (order, now) => {
+          // Another process, or a simulator, moved it first.
+          if (order.status !== status || order[column] === null || order[column]! > now.toISOString()) return undefined;
+          return statusChange(order, action);
+        });
+      }
+    },
+  };
+}
+
+export const settleOrders = dueJob('settleOrders', 'funded', 'settle_at', 'settle');
+export const expireOrderFunding = dueJob('expireOrderFunding', 'created', 'funding_deadline', 'expireFunding');

@@ -1,0 +1,98 @@
+/** Organizations: partners and their direct children (customers). */
+import type { Selectable } from 'kysely';
+import type { Db, Engine, Tx } from '../../storage/database.ts';
+import { insertWithPositions, positionPage } from '../../storage/positions.ts';
+import type { OrganizationsTable } from '../../storage/tables.ts';
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+
+/**
+ * An organization's partner: its parent, or itself at the top. Webhook subscriptions and
+ * GET /orders belong to the partner.
+ */
+export const partnerOf = (organization: Pick<OrganizationRow, 'id' | 'parent_id'>) => organization.parent_id ?? organization.id;
+
+export interface NewOrganization {
+  id: string;
+  parentId: string | null;
+  type: 'business' | 'personal';
+  displayName: string;
+  keySalt: string;
+  kybStatus?: string;
+  kybApprovedAt?: string | null;
+  kycStatus?: string;
+  now: string;
+}
+
+function toRow(o: NewOrganization): OrganizationRow {
+  return {
+    id: o.id,
+    parent_id: o.parentId,
+    type: o.type,
+    display_name: o.displayName,
+    key_salt: o.keySalt,
+    kyb_status: o.kybStatus ?? 'notStarted',
+    kyb_approved_at: o.kybApprovedAt ?? null,
+    kyc_status: o.kycStatus ?? 'notStarted',
+    created_at: o.now,
+    updated_at: o.now,
+    child_position: null,
+  };
+}
+
+export function organizationsRepository(db: Db | Tx, engine?: Engine) {
+  return {
+    /** Reads the row and, on PostgreSQL, locks it until the transaction ends (SQLite serializes writers). */
+    findForUpdate(id: string) {
+      let query = db.selectFrom('organizations').selectAll().where('id', '=', id);
+      if (engine === 'postgres') query = query.forUpdate();
+      return query.executeTakeFirst();
+    },
+    find(id: string) {
+      return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async insert(o: NewOrganization): Promise<OrganizationRow> {
+      const stored = await insertChild(db, toRow(o), async (tx, r) => {
+        await tx.insertInto('organizations').values(r).execute();
+        return true;
+      });
+      return stored!;
+    },
+
+    /** Inserts unless the id is taken (even by a concurrent insert); undefined when taken. */
+    async insertIfAbsent(o: NewOrganization): Promise<OrganizationRow | undefined> {
+      return insertChild(db, toRow(o), async (tx, r) => {
+        const result = await tx.insertInto('organizations').values(r).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+      });
+    },
+
+    async rename(id: string, displayName: string, now: string) {
+      await db.updateTable('organizations').set({ display_name: displayName, updated_at: now }).where('id', '=', id).execute();
+    },
+
+    async update(id: string, changes: Partial<Omit<OrganizationRow, 'id'>>) {
+      await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
+    },
+
+    /**
+     * A page of a partner's children, newest first (v2) or oldest first (v1), optionally
+     * created after `from` and at or before `to`: a range of child positions, its bounds
+     * found on the (parent_id, created_at, child_position) index.
+     */
+    async childrenPage(parentId: string, page: { size: number; number: number }, created?: { from?: string; to?: string }, order: 'desc' | 'asc' = 'desc') {
+      const listed = { list: 'organizations.children', counter: parentId, table: 'organizations', scope: { parent_id: parentId }, position: 'child_position' } as const;
+      return positionPage(db, listed, page, order, created);
+    },
+  };
+}
+
+/**
+ * A child takes the next position among its parent's children; a top-level organization is
+ * in no list. Answers the row as stored, or undefined when `insert` refused it.
+ */
+async function insertChild(db: Db | Tx, row: OrganizationRow, insert: (tx: Tx, row: OrganizationRow) => Promise<boolean>): Promise<OrganizationRow | undefined> {
+  if (row.parent_id === null) return (await insert(db as Tx, row)) ? row : undefined;
+  return insertWithPositions(db, row, [{ list: 'organizations.children', scope: row.parent_id, column: 'child_position' }], insert);
+}

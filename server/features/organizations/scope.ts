@@ -1,0 +1,21 @@
+/** Which organizations a key may act for: its own and its direct children (seed part 4). */
+import { Problem } from '../../shared/problems.ts';
+import type { Db } from '../../storage/database.ts';
+import { organizationsRepository, type OrganizationRow } from './repository.ts';
+
+/** Who called: the organization of the API key, and the key's id. */
+export interface Caller {
+  organization: OrganizationRow;
+  keyId: string;
+}
+
+export async function actFor(db: Db, caller: Caller, organizationId: string): Promise<OrganizationRow> {
+  const id = organizationId.toLowerCase();
+  if (id === caller.organization.id) return caller.organization;
+  const child = await organizationsRepository(db).find(id);
+  // Grandchildren and strangers alike are "not found", so existence does not leak.
+  if (!child || child.parent_id !== caller.organization.id) {
+    throw new Problem('not-found', `Organization ${organizationId} was not found.`);
+  }
+  return child;
+}

@@ -1,0 +1,63 @@
+/**
+ * Child (customer) organizations: created under the key's organization, renamed by it.
+ * Only the key's own organization and its direct children are reachable (seed part 4).
+ */
+import { Problem } from '../../shared/problems.ts';
+import type { Caller } from './scope.ts';
+import type { Db } from '../../storage/database.ts';
+import { organizationsRepository, type OrganizationRow } from './repository.ts';
+import { newOrganizationId, newSalt } from '../apiKeys/rules.ts';
+import { actFor } from './scope.ts';
+
+/** Names are trimmed; nothing left is no name. */
+function displayNameOf(value: string): string {
+  const name = value.trim();
+  if (!name) throw new Problem('invalid-request', 'displayName is required');
+  return name;
+}
+
+/**
+ * A new child of the caller's organization, with the id asked for or a fresh one. An id
+ * already used is a conflict: by any organization, which includes the customer
+ * organization that signing a person in with a UUID `sub` creates (050-auth).
+ */
+export async function createChildOrganization(
+  db: Db,
+  caller: Caller,
+  request: { organizationId?: string; displayName: string; type: 'business' | 'personal' },
+  now: Date,
+): Promise<OrganizationRow> {
+  const displayName = displayNameOf(request.displayName);
+  const created = await organizationsRepository(db).insertIfAbsent({
+    id: (request.organizationId ?? newOrganizationId()).toLowerCase(),
+    parentId: caller.organization.id,
+    type: request.type,
+    displayName,
+    keySalt: newSalt(),
+    now: now.toISOString(),
+  });
+  if (!created) throw new Problem('conflict', 'Organization id is already in use');
+  return created;
+}
+
+/** Renames the caller's organization or a direct child; anything else is not found. */
+export async function renameOrganization(db: Db, caller: Caller, organizationId: string, displayName: string, now: Date): Promise<OrganizationRow> {
+  const name = displayNameOf(displayName);
+  const organization = await actFor(db, caller, organizationId).catch((error: unknown) => {
+    // v1 shows the message alone, without the id.
+    throw error instanceof Problem && error.slug === 'not-found' ? new Problem('not-found', 'Organization not found') : error;
+  });
+  const at = now.toISOString();
+  await organizationsRepository(db).rename(organization.id, name, at);
+  return { ...organization, display_name: name, updated_at: at };
+}
+
+/** A page of the caller's customer organizations (`listOrganizations`), newest first. */
+export function childOrganizationsPage(db: Db, caller: Caller, page: { size: number; number: number }) {
+  return organizationsRepository(db).childrenPage(caller.organization.id, page, undefined, 'desc');
+}
+
+/** An organization by id, whoever asks (the app pages name the partner that launched them). */
+export function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  return organizationsRepository(db).find(id);
+}

@@ -1,0 +1,28 @@
+/**
+ * v1 bank account statuses (seed part 3, "Other state sets"). The seed shows no
+ * transitions, so the contract lets verification move an account from any status to any
+ * other (a bank can suspend an active account, or ask for a deposit again); setting the
+ * status it already has is no change and emits nothing.
+ */
+import type { components } from '../../../../generated/types/ramp.ts';
+import { everyValueOf } from '../../../shared/contractEnums.ts';
+
+export type V1BankAccountStatus = components['schemas']['V1BankAccountStatus'];
+
+export const v1BankAccountStatuses = everyValueOf<V1BankAccountStatus>()([
+  'bank_account_pending',
+  'bank_account_awaiting_deposit_verification',
+  'bank_account_active',
+  'bank_account_inactive',
+]);
+
+/** Every new account starts here. */
+export const initialBankAccountStatus: V1BankAccountStatus = 'bank_account_pending';
+
+/** Whether moving from `from` to `to` is a status change (and so emits `bank_account_updated`). */
+export function canMoveBankAccount(from: V1BankAccountStatus, to: V1BankAccountStatus): boolean {
+  return from !== to;
+}
+
+/** Usable as an offramp destination: active and compliant (seed part 2, "Bank account (v1)"). */
+export const isBankAccountUsable = (account: { status: string; compliant: boolean }) => account.status === 'bank_account_active' && account.compliant;

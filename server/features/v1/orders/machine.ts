@@ -1,0 +1,61 @@
+/**
+ * The v1 order state machines (seed part 3, "v1 onramp order" and "v1 offramp order"),
+ * one table per order type. Every status change goes through `nextOrderStatus`, so a
+ * transition the seed does not draw cannot be applied from anywhere.
+ */
+import type { components } from '../../../../generated/types/ramp.ts';
+import { everyValueOf } from '../../../shared/contractEnums.ts';
+import { Problem } from '../../../shared/problems.ts';
+
+export type V1OrderStatus = components['schemas']['V1OrderStatus'];
+export type V1OrderType = components['schemas']['V1OrderType'];
+
+export const v1OrderStatuses = everyValueOf<V1OrderStatus>()(['created', 'funded', 'completed', 'failed', 'canceled', 'refunded', 'finalized']);
+
+/** What moves an order: the customer, the chain, the bank or the service. */
+export type V1OrderEvent =
+  | 'depositReceived'
+  | 'depositMismatch'
+  | 'tokensDelivered'
+  | 'burnConfirmed'
+  | 'fiatSent'
+  | 'reversalWindowPassed'
+  | 'fail'
+  | 'cancel';
+
+type Row = readonly [from: V1OrderStatus, event: V1OrderEvent, to: V1OrderStatus];
+
+export const v1OrderTransitions: Record<V1OrderType, readonly Row[]> = {
+  onramp: [
+    ['created', 'depositReceived', 'funded'],
+    ['funded', 'tokensDelivered', 'completed'],
+    ['created', 'fail', 'failed'],
+    ['funded', 'depositMismatch', 'refunded'],
+    ['created', 'cancel', 'canceled'],
+  ],
+  offramp: [
+    ['created', 'burnConfirmed', 'funded'],
+    ['funded', 'fiatSent', 'completed'],
+    ['completed', 'reversalWindowPassed', 'finalized'],
+    ['created', 'fail', 'failed'],
+    ['funded', 'fail', 'failed'],
+    ['created', 'cancel', 'canceled'],
+  ],
+};
+
+/** Whether the seed draws an arrow from `from` to `to` for this order type. */
+export function canMoveOrder(type: V1OrderType, from: V1OrderStatus, to: V1OrderStatus): boolean {
+  return v1OrderTransitions[type].some(([f, , t]) => f === from && t === to);
+}
+
+/** The status an event leads to, or undefined when it does not apply. */
+export function orderEventTarget(type: V1OrderType, from: V1OrderStatus, event: V1OrderEvent): V1OrderStatus | undefined {
+  return v1OrderTransitions[type].find(([f, e]) => f === from && e === event)?.[2];
+}
+
+/** The status an event leads to; 409 `conflict` (with `message` when given) when it does not apply. */
+export function nextOrderStatus(type: V1OrderType, from: V1OrderStatus, event: V1OrderEvent, message?: string): V1OrderStatus {
+  const to = orderEventTarget(type, from, event);
+  if (!to) throw new Problem('conflict', message ?? `Action ${event} does not apply to an ${type} order in status ${from}`);
+  return to;
+}

@@ -1,0 +1,237 @@
+/**
+ * v1 onramp and offramp orders. Every status change goes through the order machine and is
+ * written in one transaction with its `order_updated` event, whose entity is the order as
+ * `GET /ramp/order/{id}` returns it.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import type { components } from '../../../../generated/types/ramp.ts';
+import type { Caller } from '../../organizations/scope.ts';
+import { Problem } from '../../../shared/problems.ts';
+import type { Services } from '../../../services.ts';
+import type { Tx } from '../../../storage/database.ts';
+import { organizationsRepository, type OrganizationRow } from '../../organizations/repository.ts';
+import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1NewRow, type V1OrderRow, type V1WalletRow } from '../repository.ts';
+import { recordV1Event } from '../../webhooks/outbox.ts';
+import { makeClabe } from '../../../shared/clabe.ts';
+import { isApproved } from '../../organizations/rules.ts';
+import { bankAccountShortName } from '../bankAccounts/useCases.ts';
+import { isBankAccountUsable } from '../bankAccounts/machine.ts';
+import { chainOf, newTransactionId, newUnsignedTransaction, type Blockchain } from '../chain.ts';
+import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from '../common.ts';
+import { nextOrderStatus, type V1OrderEvent, type V1OrderStatus } from './machine.ts';
+import { presentV1Order } from './presenters.ts';
+
+type CreateOrder = components['schemas']['V1CreateOrderRequest'];
+export type V1OrderAction = components['schemas']['V1SimulateOrderRequest']['action'];
+
+/** Sandbox deposit CLABEs: STP (646), plaza 180, a random account, a valid check digit. */
+const newDepositClabe = () => makeClabe('646', '180', String(randomInt(0, 1e11)).padStart(11, '0'));
+
+/** Token units carry 6 decimals, MXN 2; the customer is never promised more than the price gives. */
+function price(services: Services, type: 'onramp' | 'offramp', token: string, amount: Decimal, now: Date): string {
+  const converted = type === 'onramp' ? services.prices.convert(amount, 'MXN', token, now) : services.prices.convert(amount, token, 'MXN', now);
+  if (!converted) throw new Problem('invalid-request', `Unknown token ${token}`);
+  return converted.toFixed(type === 'onramp' ? 6 : 2, Decimal.ROUND_DOWN);
+}
+
+function approvalFor(row: Pick<V1OrderRow, 'id' | 'source_amount' | 'token' | 'target_amount'>, clabe: string) {
+  return {
+    approval_message_id: randomUUID(),
+    approval_message: `Approve order ${row.id}: sell ${row.source_amount} ${row.token} for ${row.target_amount} MXN to CLABE ${clabe}`,
+    approval_summary: `Sell ${row.source_amount} ${row.token} for ${row.target_amount} MXN to ${bankAccountShortName(clabe)}`,
+  };
+}
+
+export async function createV1Order(services: Services, caller: Caller, body: CreateOrder): Promise<V1OrderRow> {
+  // Everything the body alone can refuse, before anything is looked up.
+  if ((body.walletId === undefined) === (body.walletAddress === undefined)) throw new Problem('invalid-request', 'Exactly one of walletId or walletAddress is required');
+  const amount = positiveAmount(body.sourceAmount, 'sourceAmount');
+  const now = services.clock.now();
+  assertKnownToken(services.prices, body.token, now);
+  if (body.type === 'offramp' && body.bankAccountId === undefined) throw new Problem('invalid-request', 'bankAccountId is required for an offramp');
+  let addressChain: Blockchain | undefined;
+  if (body.walletAddress !== undefined) {
+    addressChain = chainOf(body.walletAddress);
+    if (!addressChain) throw new Problem('invalid-request', 'walletAddress is not a valid solana or stellar address');
+  }
+
+  const { db } = services.storage;
+  const customer = await v1Customer(db, caller, body.customerId);
+  let wallet: V1WalletRow | undefined;
+  if (body.walletId !== undefined) {
+    wallet = await v1WalletsRepository(db).find(body.walletId.toLowerCase());
+    if (!wallet || wallet.customer_id !== customer.id) throw new Problem('not-found', 'Wallet not found');
+  }
+  const bankAccount = body.bankAccountId === undefined ? undefined : await v1BankAccountsRepository(db).find(body.bankAccountId.toLowerCase());
+  if (body.bankAccountId !== undefined && (!bankAccount || bankAccount.customer_id !== customer.id)) throw new Problem('not-found', 'Bank account not found');
+  if (!isApproved(customer)) throw new Problem('conflict', 'Customer KYC is not approved');
+  if (body.type === 'offramp' && !isBankAccountUsable({ status: bankAccount!.status, compliant: bankAccount!.compliant === 1 })) {
+    throw new Problem('conflict', 'Bank account is not active and compliant');
+  }
+
+  const iso = now.toISOString();
+  const blockchain = wallet?.blockchain ?? addressChain!;
+  const row: V1NewRow<V1OrderRow> = {
+    id: randomUUID(),
+    partner_id: caller.organization.id,
+    customer_id: customer.id,
+    type: body.type,
+    status: 'created',
+    source_amount: body.sourceAmount,
+    target_amount: price(services, body.type, body.token, amount, now),
+    token: body.token,
+    blockchain,
+    wallet_id: wallet?.id ?? null,
+    wallet_address: wallet?.address ?? body.walletAddress!,
+    bank_account_id: bankAccount?.id ?? null,
+    deposit_clabe: body.type === 'onramp' ? newDepositClabe() : null,
+    confirmed_tx_signature: null,
+    burn_transaction: body.type === 'offramp' ? newUnsignedTransaction(blockchain) : null,
+    transaction_expired: 0,
+    approval_message_id: null,
+    approval_message: null,
+    approval_summary: null,
+    due_at: null,
+    created_at: iso,
+    updated_at: iso,
+  };
+  // The owner of an embedded wallet approves an offramp by signing this message.
+  if (body.type === 'offramp' && wallet?.custody === 'embedded') Object.assign(row, approvalFor(row, bankAccount!.clabe));
+  // Creating an order emits no webhook (seed part 3).
+  return v1OrdersRepository(db).insert(row);
+}
+
+export async function getV1Order(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
+  return ownedBy(await v1OrdersRepository(services.storage.db).find(id.toLowerCase()), caller, 'Order not found');
+}
+
+/** Reads the caller's order for a change, locked, inside `tx`. */
+async function lockOwned(services: Services, tx: Tx, caller: Caller, id: string): Promise<V1OrderRow> {
+  return ownedBy(await v1OrdersRepository(tx, services.storage.engine).find(id.toLowerCase(), true), caller, 'Order not found');
+}
+
+/** Applies one machine event and records `order_updated` with the order as its GET returns it. */
+async function move(
+  services: Services,
+  tx: Tx,
+  order: V1OrderRow,
+  event: V1OrderEvent,
+  changes: Partial<V1OrderRow> = {},
+  options: { message?: string; customer?: OrganizationRow; at?: Date } = {},
+): Promise<V1OrderRow> {
+  const status: V1OrderStatus = nextOrderStatus(order.type, order.status as V1OrderStatus, event, options.message);
+  const now = options.at ?? services.clock.now();
+  const updated: V1OrderRow = { ...order, ...changes, status, updated_at: now.toISOString() };
+  // An approval is only ever pending while the order is created.
+  if (status !== 'created') Object.assign(updated, { approval_message_id: null, approval_message: null, approval_summary: null });
+  const { id: _, ...set } = updated;
+  await v1OrdersRepository(tx).update(order.id, set);
+  const customer = options.customer ?? (await organizationsRepository(tx).find(order.customer_id))!;
+  await recordV1Event(tx, { type: 'order_updated', organization: customer, occurredAt: now, entity: presentV1Order(updated) });
+  return updated;
+}
+
+const seconds = (now: Date, s: number) => new Date(now.getTime() + s * 1000).toISOString();
+
+export async function cancelV1Order(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
+  return services.storage.db.transaction().execute(async (tx) => {
+    const order = await lockOwned(services, tx, caller, id);
+    return move(services, tx, order, 'cancel', {}, { message: 'Order can only be canceled while created' });
+  });
+}
+
+/** A fresh burn transaction (and approval) for an offramp still created; no webhook. */
+export async function regenerateV1OrderTransaction(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
+  return services.storage.db.transaction().execute(async (tx) => {
+    const order = await lockOwned(services, tx, caller, id);
+    if (order.type !== 'offramp') throw new Problem('conflict', 'Only offramp orders have a burn transaction');
+    if (order.status !== 'created') throw new Problem('conflict', 'The transaction can only be regenerated while the order is created');
+    const changes: Partial<V1OrderRow> = {
+      burn_transaction: newUnsignedTransaction(order.blockchain),
+      transaction_expired: 0,
+      updated_at: services.clock.now().toISOString(),
+    };
+    if (order.approval_message_id) {
+      const account = await v1BankAccountsRepository(tx).find(order.bank_account_id!);
+      Object.assign(changes, approvalFor(order, account!.clabe));
+    }
+    await v1OrdersRepository(tx).update(order.id, changes);
+    return { ...order, ...changes };
+  });
+}
+
+/**
+ * Sandbox: the MXN deposit of an onramp arrived. The ordered amount funds it (tokens follow
+ * on their own after `v1DeliverySeconds`); any other amount funds it and then refunds it,
+ * two events.
+ */
+export async function confirmV1FiatReceived(services: Services, caller: Caller, body: { orderId: string; amount?: string }): Promise<V1OrderRow> {
+  const received = body.amount === undefined ? undefined : positiveAmount(body.amount, 'amount');
+  return services.storage.db.transaction().execute(async (tx) => {
+    const order = await lockOwned(services, tx, caller, body.orderId);
+    if (order.type !== 'onramp' || order.status !== 'created') throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
+    const matches = received === undefined || received.equals(order.source_amount);
+    const now = services.clock.now();
+    const funded = await move(services, tx, order, 'depositReceived', { due_at: matches ? seconds(now, services.config.v1DeliverySeconds) : null });
+    // The refund follows the funding: a millisecond later, so the two events keep their order.
+    return matches ? funded : move(services, tx, funded, 'depositMismatch', {}, { at: new Date(now.getTime() + 1) });
+  });
+}
+
+/** Sandbox: one event of the chain, the bank or the service (`POST /sandbox/ramp/order/{id}/simulate`). */
+export async function simulateV1Order(services: Services, caller: Caller, id: string, action: V1OrderAction): Promise<V1OrderRow> {
+  return services.storage.db.transaction().execute(async (tx) => {
+    const order = await lockOwned(services, tx, caller, id);
+    const notApplicable = `Action ${action} does not apply to an ${order.type} order in status ${order.status}`;
+    const now = services.clock.now();
+    switch (action) {
+      case 'expireTransaction': {
+        if (order.type !== 'offramp' || order.status !== 'created') throw new Problem('conflict', notApplicable);
+        // Nothing a GET shows changes, so no webhook and the same updatedAt.
+        await v1OrdersRepository(tx).update(order.id, { transaction_expired: 1 });
+        return { ...order, transaction_expired: 1 };
+      }
+      case 'burnConfirmed':
+        if (order.type === 'offramp' && order.status === 'created' && order.transaction_expired === 1) {
+          throw new Problem('conflict', 'The burn transaction has expired; regenerate it first');
+        }
+        return move(services, tx, order, 'burnConfirmed', {}, { message: notApplicable });
+      case 'tokensDelivered':
+        return deliverTokens(services, tx, order, notApplicable);
+      case 'fiatSent':
+        return move(services, tx, order, 'fiatSent', { due_at: seconds(now, services.config.v1ReversalWindowSeconds) }, { message: notApplicable });
+      case 'reversalWindowPassed':
+        return move(services, tx, order, 'reversalWindowPassed', { due_at: null }, { message: notApplicable });
+      case 'fail':
+        return move(services, tx, order, 'fail', { due_at: null }, { message: notApplicable });
+    }
+  });
+}
+
+function deliverTokens(services: Services, tx: Tx, order: V1OrderRow, message?: string) {
+  return move(services, tx, order, 'tokensDelivered', { confirmed_tx_signature: newTransactionId(order.blockchain), due_at: null }, { message });
+}
+
+/**
+ * The steps the service takes on its own when due: a funded onramp's tokens are delivered,
+ * a completed offramp's reversal window ends. Each order is re-read locked, so two
+ * processes never apply one step twice.
+ */
+export async function settleDueV1Orders(services: Services): Promise<number> {
+  const { db, engine } = services.storage;
+  const ids = await v1OrdersRepository(db).due(services.clock.now().toISOString(), 100);
+  let settled = 0;
+  for (const id of ids) {
+    await db.transaction().execute(async (tx) => {
+      const order = await v1OrdersRepository(tx, engine).find(id, true);
+      const now = services.clock.now().toISOString();
+      if (!order?.due_at || order.due_at > now) return;
+      if (order.type === 'onramp' && order.status === 'funded') await deliverTokens(services, tx, order);
+      else if (order.type === 'offramp' && order.status === 'completed') await move(services, tx, order, 'reversalWindowPassed', { due_at: null });
+      else await v1OrdersRepository(tx).update(order.id, { due_at: null });
+      settled++;
+    });
+  }
+  return settled;
+}

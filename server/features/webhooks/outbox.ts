@@ -1,0 +1,109 @@
+/**
+ * The outbox: every event is written in the same transaction as the state change that
+ * causes it, so a crash never loses one nor invents one. Delivery (webhooks/delivery.ts)
+ * reads it later. Callers pass the object exactly as its GET returns it.
+ *
+ * In that same transaction the event is fanned out: one pending delivery per subscription
+ * of the partner to the event's surface and type, so a subscription made later does not
+ * receive it and a deleted one no longer does.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { components } from '../../../generated/types/ramp.ts';
+import type { Tx } from '../../storage/database.ts';
+import { notifyAtCommit } from '../../storage/notifications.ts';
+import { partnerOf, type OrganizationRow } from '../organizations/repository.ts';
+import { webhooksRepository } from './repository.ts';
+import { canonicalJson } from '../../shared/jcs.ts';
+
+type Schemas = components['schemas'];
+
+export interface V2Objects {
+  orderUpdated: { order: Schemas['Order'] };
+  paymentAccountUpdated: { paymentAccount: Schemas['PaymentAccount'] };
+  kycUpdated: { kyc: Schemas['Kyc'] };
+  kybUpdated: { kyb: Schemas['Kyb'] };
+}
+
+export interface V1Entities {
+  order_updated: Schemas['V1Order'];
+  swap_updated: Schemas['V1Swap'];
+  customer_updated: Schemas['V1Customer'];
+  kyc_updated: Schemas['V1KycUpdatedEvent']['kyc_updated'];
+  kyb_updated: Schemas['V1Kyb'];
+  bank_account_updated: Schemas['V1BankAccount'];
+}
+
+export type V2EventType = keyof V2Objects;
+export type V1EventType = keyof V1Entities;
+
+/** The organization an event is about: its row, or the part of it the outbox reads. */
+export type EventOrganization = Pick<OrganizationRow, 'id' | 'parent_id'>;
+
+export async function recordV2Event<T extends V2EventType>(
+  tx: Tx,
+  event: { type: T; organization: EventOrganization; occurredAt: Date } & V2Objects[T],
+): Promise<string> {
+  const { type, organization, occurredAt, ...object } = event;
+  const eventId = randomUUID();
+  // orderUpdated carries the organization inside the order; the others beside the object.
+  const envelope = {
+    event: type,
+    eventId,
+    occurredAt: occurredAt.toISOString(),
+    ...(type === 'orderUpdated' ? {} : { organizationId: organization.id }),
+    ...object,
+  };
+  await insert(tx, { id: eventId, surface: 'v2', type, organization, occurredAt, payload: envelope });
+  return eventId;
+}
+
+export async function recordV1Event<T extends V1EventType>(
+  tx: Tx,
+  event: { type: T; organization: EventOrganization; occurredAt: Date; entity: V1Entities[T] },
+): Promise<string> {
+  const id = randomUUID();
+  await insert(tx, { id, surface: 'v1', type: event.type, organization: event.organization, occurredAt: event.occurredAt, payload: { [event.type]: event.entity } });
+  return id;
+}
+
+async function insert(
+  tx: Tx,
+  e: { id: string; surface: 'v1' | 'v2'; type: string; organization: EventOrganization; occurredAt: Date; payload: unknown },
+) {
+  const partnerId = partnerOf(e.organization);
+  const webhooks = webhooksRepository(tx);
+  await webhooks.insertEvent({
+    id: e.id,
+    surface: e.surface,
+    type: e.type,
+    partner_id: partnerId,
+    organization_id: e.organization.id,
+    // Canonical (RFC 8785): the very bytes each delivery sends and signs.
+    payload: canonicalJson(e.payload),
+    occurred_at: e.occurredAt.toISOString(),
+  });
+  const subscriptions = await webhooks.matchingSubscriptions(partnerId, e.surface, e.type);
+  await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), e.occurredAt.toISOString());
+  if (subscriptions.length > 0) await wakeDelivery(tx);
+}
+
+/**
+ * The wake-up of the delivery worker (server/features/webhooks/delivery.ts), so a delivery does not
+ * wait for the next poll, and only once the transaction that recorded it has committed:
+ * on PostgreSQL a NOTIFY, which the server sends at commit (never on rollback) to every
+ * process listening; on SQLite an in-process signal, whose worker run begins with a query
+ * that waits for this transaction's connection, the only one, so it reads after the commit
+ * (a rolled-back delivery is simply not there). The poll stays the fallback.
+ */
+export const deliveriesChannel = 'ramp_webhook_deliveries';
+const recorded = new EventEmitter().setMaxListeners(0);
+
+export function onDeliveriesRecorded(listener: () => void): () => void {
+  recorded.on('recorded', listener);
+  return () => recorded.off('recorded', listener);
+}
+
+async function wakeDelivery(tx: Tx) {
+  if (!(await notifyAtCommit(tx, deliveriesChannel))) recorded.emit('recorded');
+}

@@ -1,0 +1,268 @@
+/** Webhook subscriptions, their deliveries and the attempts of each delivery. */
+import { randomUUID } from 'node:crypto';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db, Tx } from '../../storage/database.ts';
+import type { EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../../storage/tables.ts';
+import { inTransaction, insertWithPositions, lockList, nextPositions, positionPage, shrinkList } from '../../storage/positions.ts';
+
+export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+export type Surface = 'v1' | 'v2';
+
+/** One attempt a worker claimed: what to send, where, and with which secret. */
+export interface ClaimedAttempt {
+  deliveryId: string;
+  attemptId: string;
+  number: number;
+  surface: Surface;
+  url: string;
+  secret: string;
+  /** The event's body, stored in its RFC 8785 canonical form: the bytes to send and sign. */
+  payload: string;
+}
+
+/** How a claimed attempt ended, and what becomes of its delivery. */
+export interface FinishedAttempt {
+  attemptId: string;
+  deliveryId: string;
+  number: number;
+  finishedAt: string;
+  statusCode: number | null;
+  error: string | null;
+  status: DeliveryRow['status'];
+  nextAttemptAt: string | null;
+}
+
+/** The scope of a subscription list: an organization's subscriptions of one surface. */
+const subscriptionScope = (organizationId: string, surface: Surface) => `${organizationId}:${surface}`;
+
+export function webhooksRepository(db: Db | Tx) {
+  const repository = {
+    /** Stores an event (the outbox); its deliveries are inserted beside it. */
+    async insertEvent(row: Insertable<EventsTable>): Promise<void> {
+      await db.insertInto('events').values(row).execute();
+    },
+
+    /** A stored event of the partner on one surface, by id. */
+    findEvent(partnerId: string, surface: Surface, id: string) {
+      return db.selectFrom('events').select(['id', 'type']).where('id', '=', id).where('partner_id', '=', partnerId).where('surface', '=', surface).executeTakeFirst();
+    },
+
+    /** Inserts unless the organization already has this URL and event type, and answers the row as stored; undefined then. */
+    async insertSubscription(row: Omit<SubscriptionRow, 'position'>): Promise<SubscriptionRow | undefined> {
+      const list = { list: 'webhook_subscriptions', scope: subscriptionScope(row.organization_id, row.surface), column: 'position' } as const;
+      return insertWithPositions(db, { ...row, position: null }, [list], async (tx, r) => {
+        const result = await tx
+          .insertInto('webhook_subscriptions')
+          .values(r)
+          .onConflict((oc) => oc.columns(['organization_id', 'surface', 'event_type', 'url']).doNothing())
+          .executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      });
+    },
+
+    findSubscription(organizationId: string, surface: Surface, id: string) {
+      return db
+        .selectFrom('webhook_subscriptions')
+        .selectAll()
+        .where('id', '=', id.toLowerCase())
+        .where('organization_id', '=', organizationId)
+        .where('surface', '=', surface)
+        .executeTakeFirst();
+    },
+
+    /** Oldest first: a range of positions. */
+    async listSubscriptions(organizationId: string, surface: Surface, page: { size: number; number: number }) {
+      const listed = { list: 'webhook_subscriptions', counter: subscriptionScope(organizationId, surface), table: 'webhook_subscriptions', scope: { organization_id: organizationId, surface }, position: 'position' } as const;
+      return positionPage(db, listed, page, 'asc');
+    },
+
+    /** The subscriptions an event goes to: its partner's, of its surface and type. */
+    matchingSubscriptions(partnerId: string, surface: Surface, eventType: string) {
+      return db
+        .selectFrom('webhook_subscriptions')
+        .select(['id'])
+        .where('organization_id', '=', partnerId)
+        .where('surface', '=', surface)
+        .where('event_type', '=', eventType)
+        .orderBy('created_at', 'asc')
+        .execute();
+    },
+
+    /**
+     * Removes a subscription with its deliveries and their attempts; false when absent. The
+     * later subscriptions of the organization move up one position, in the same transaction:
+     * a walk of that organization's subscriptions of the surface: a few per event type.
+     */
+    async deleteSubscription(organizationId: string, surface: Surface, id: string): Promise<boolean> {
+      const scope = subscriptionScope(organizationId, surface);
+      return inTransaction(db, async (tx) => {
+        await lockList(tx, 'webhook_subscriptions', scope);
+        const found = await webhooksRepository(tx).findSubscription(organizationId, surface, id);
+        if (!found) return false;
+        const deliveries = tx.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', found.id);
+        await tx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
+        await tx.deleteFrom('webhook_deliveries').where('subscription_id', '=', found.id).execute();
+        await tx.deleteFrom('list_counters').where('list', '=', 'webhook_deliveries').where('scope', '=', found.id).execute();
+        await tx.deleteFrom('webhook_subscriptions').where('id', '=', found.id).execute();
+        if (found.position !== null) {
+          await tx
+            .updateTable('webhook_subscriptions')
+            .set((eb) => ({ position: eb('position', '-', 1) }))
+            .where('organization_id', '=', organizationId)
+            .where('surface', '=', surface)
+            .where('position', '>', found.position)
+            .execute();
+          await shrinkList(tx, 'webhook_subscriptions', scope);
+        }
+        return true;
+      });
+    },
+
+    /** New pending deliveries of one event, due at `dueAt`. */
+    async insertDeliveries(eventId: string, subscriptionIds: string[], dueAt: string): Promise<DeliveryRow[]> {
+      if (subscriptionIds.length === 0) return [];
+      // Each delivery is listed under its subscription: counters in one order (by id) so two
+      // events written at once never wait on each other's. created_at stays the event's time.
+      const ids = [...subscriptionIds].sort();
+      return inTransaction(db, async (tx) => {
+        const { positions } = await nextPositions(tx, ids.map((scope) => ({ list: 'webhook_deliveries', scope })), dueAt);
+        const positionOf = new Map(ids.map((id, i) => [id, positions[i]!]));
+        const rows: DeliveryRow[] = subscriptionIds.map((subscriptionId) => ({
+          id: randomUUID(),
+          subscription_id: subscriptionId,
+          event_id: eventId,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: dueAt,
+          created_at: dueAt,
+          updated_at: dueAt,
+          position: positionOf.get(subscriptionId)!,
+        }));
+        await tx.insertInto('webhook_deliveries').values(rows).execute();
+        return rows;
+      });
+    },
+
+    /** A subscription's deliveries, newest first. */
+    async listDeliveries(subscriptionId: string, page: { size: number; number: number }) {
+      return positionPage(db, { list: 'webhook_deliveries', counter: subscriptionId, table: 'webhook_deliveries', scope: { subscription_id: subscriptionId }, position: 'position' }, page, 'desc');
+    },
+
+    /** The attempts of some deliveries, by delivery id, oldest first. */
+    async attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
+      const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
+      if (deliveryIds.length === 0) return byDelivery;
+      const rows = await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('number', 'asc').execute();
+      for (const row of rows) byDelivery.get(row.delivery_id)?.push(row);
+      return byDelivery;
+    },
+
+    // The delivery worker's (server/features/webhooks/delivery.ts): one statement per batch, not per delivery.
+
+    /** Whether a pending delivery is due by `now`: the worker's cheap poll (index webhook_deliveries_due). */
+    async anyDue(now: string): Promise<boolean> {
+      const row = await db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').where('next_attempt_at', '<=', now).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /**
+     * Inside a transaction: claims up to `limit` due deliveries, oldest due first, for their
+     * next attempt. `lock` (PostgreSQL) locks them and skips those another worker holds. A due
+     * delivery with an unfinished attempt was leased by a process that stopped: that attempt
+     * is marked interrupted. One out of attempts, or whose subscription or event is gone, is
+     * abandoned (never sent later); the others count the attempt, record it as started and are
+     * leased until `leaseUntil`.
+     */
+    async claimDue(options: { now: string; limit: number; leaseUntil: string; lock: boolean; maxAttempts: number }): Promise<ClaimedAttempt[]> {
+      const { now, limit, leaseUntil, lock, maxAttempts } = options;
+      // SQLite: take the write lock before reading (a write that changes nothing), so another
+      // process's writer makes this one wait instead of failing it with SQLITE_BUSY on upgrade.
+      if (!lock) await sql`UPDATE webhook_deliveries SET status = status WHERE 0`.execute(db);
+      let query = db
+        .selectFrom('webhook_deliveries as d')
+        .leftJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+        .leftJoin('events as e', 'e.id', 'd.event_id')
+        .select(['d.id', 'd.attempts', 's.surface', 's.url', 's.secret', 'e.payload'])
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', now)
+        .orderBy('d.next_attempt_at', 'asc')
+        .limit(limit);
+      if (lock) query = query.forUpdate('d').skipLocked();
+      const due = await query.execute();
+      if (due.length === 0) return [];
+      // Only a delivery with an attempt behind it can have one left unfinished.
+      const retried = due.filter((d) => d.attempts > 0).map((d) => d.id);
+      if (retried.length > 0) {
+        await db
+          .updateTable('webhook_attempts')
+          .set({ error: 'interrupted: the sending process stopped before an answer was recorded' })
+          .where('delivery_id', 'in', retried)
+          .where('finished_at', 'is', null)
+          .where('error', 'is', null)
+          .execute();
+      }
+      const claimed: ClaimedAttempt[] = [];
+      const abandoned: string[] = [];
+      for (const d of due) {
+        if (d.surface === null || d.url === null || d.secret === null || d.payload === null || d.attempts >= maxAttempts) abandoned.push(d.id);
+        else claimed.push({ deliveryId: d.id, attemptId: randomUUID(), number: d.attempts + 1, surface: d.surface, url: d.url, secret: d.secret, payload: d.payload });
+      }
+      if (abandoned.length > 0) {
+        await db.updateTable('webhook_deliveries').set({ status: 'abandoned', next_attempt_at: null, updated_at: now }).where('id', 'in', abandoned).execute();
+      }
+      if (claimed.length > 0) {
+        await db
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil, updated_at: now }))
+          .where('id', 'in', claimed.map((c) => c.deliveryId))
+          .execute();
+        await db
+          .insertInto('webhook_attempts')
+          .values(claimed.map((c) => ({ id: c.attemptId, delivery_id: c.deliveryId, number: c.number, started_at: now, finished_at: null, status_code: null, error: null })))
+          .execute();
+      }
+      return claimed;
+    },
+
+    /**
+     * Inside a transaction: records how claimed attempts ended and moves their deliveries on,
+     * unless a delivery is no longer the claimer's to move (deleted with its subscription, or
+     * taken over after its lease ran out: its status or attempt count differs).
+     */
+    async finishAttempts(finished: FinishedAttempt[], now: string): Promise<void> {
+      if (finished.length === 0) return;
+      const byAttempt = <T>(value: (f: FinishedAttempt) => unknown) =>
+        sql<T>`CASE id ${sql.join(finished.map((f) => sql`WHEN ${f.attemptId} THEN ${value(f)}`), sql` `)} END`;
+      await db
+        .updateTable('webhook_attempts')
+        .set({
+          finished_at: byAttempt<string | null>((f) => f.finishedAt),
+          // Typed, or PostgreSQL takes the parameters of the CASE for text.
+          status_code: byAttempt<number | null>((f) => sql`CAST(${f.statusCode} AS INTEGER)`),
+          error: byAttempt<string | null>((f) => f.error),
+        })
+        .where('id', 'in', finished.map((f) => f.attemptId))
+        .execute();
+      const groups = new Map<string, FinishedAttempt[]>();
+      for (const f of finished) {
+        const key = `${f.status} ${f.nextAttemptAt} ${f.number}`;
+        const group = groups.get(key);
+        if (group) group.push(f);
+        else groups.set(key, [f]);
+      }
+      for (const [, group] of groups) {
+        const { status, nextAttemptAt, number } = group[0]!;
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ status, next_attempt_at: nextAttemptAt, updated_at: now })
+          .where('id', 'in', group.map((f) => f.deliveryId))
+          .where('status', '=', 'pending')
+          .where('attempts', '=', number)
+          .execute();
+      }
+    },
+  };
+  return repository;
+}

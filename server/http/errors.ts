@@ -1,0 +1,183 @@
+/**
+ * The one error handler: every failure, ours or the validator's or the body parser's, is
+ * rendered here in the format of the surface it happened on (seed part 7):
+ * v2 problem details, v1 and lookup `{"error": "..."}`, OAuth errors on /auth.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Contract, ProblemType } from '../shared/contract.ts';
+import { invalidRequestPage, launchErrorPage, pageHeaders } from './pages.ts';
+import { HtmlPageError, OAuthError, Problem, type FieldError } from '../shared/problems.ts';
+
+export type Surface = 'v1' | 'v2' | 'lookup' | 'auth';
+
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith('/ramp/') || path === '/ramp' || path.startsWith('/sandbox/ramp/')) return 'v1';
+  if (path.startsWith('/lookup/')) return 'lookup';
+  if (path.startsWith('/auth/')) return 'auth';
+  return 'v2';
+}
+
+/** On a request whose failure was wrapped by the validator: the error to log. */
+export const internalCause = Symbol('internalCause');
+
+const maxListedFields = 50;
+const internalDetail = 'An unexpected error occurred. It has been logged; retry later.';
+
+interface ValidatorError {
+  status: number;
+  message?: string;
+  path?: string;
+  errors?: { path: string; message: string; errorCode?: string }[];
+  headers?: Record<string, string>;
+  type?: string;
+}
+
+/** Turns a validator or body-parser error into our problem; undefined when it is neither. */
+export function toProblem(error: unknown): Problem | undefined {
+  if (error instanceof Problem) return error;
+  const e = error as ValidatorError;
+  if (!e || typeof e !== 'object' || typeof e.status !== 'number') return undefined;
+  if (e.type === 'entity.parse.failed') return new Problem('invalid-request', `The body is not valid JSON: ${e.message ?? ''}`.trim());
+  if (e.type === 'entity.too.large' || e.status === 413) return new Problem('payload-too-large', 'The request body is too large.');
+  if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new Problem('unsupported-media-type', e.message ?? 'Unsupported encoding.');
+  if (e.status === 415) return new Problem('unsupported-media-type', e.message ?? 'Unsupported media type.');
+  if (e.status === 405) {
+    const allow = e.headers?.Allow ?? e.headers?.allow;
+    return new Problem('method-not-allowed', e.message ?? 'Method not allowed.', {}, allow ? { Allow: allow } : {});
+  }
+  // The validator checks the header's presence before our handler sees the request.
+  if (e.status === 401 && /header required/.test(e.message ?? '')) return new Problem('unauthorized', 'The Authorization header is missing; send the raw API key.');
+  if (e.status === 401) return new Problem('unauthorized', e.message && e.message !== 'unauthorized' ? e.message : 'Invalid API key.');
+  if (e.status === 400) {
+    // A body with a discriminator (WalletRequest) is validated on its own: its paths lack /body.
+    const errors = (e.errors ?? []).map((x) =>
+      x.errorCode?.endsWith('.openapi.validation') && x.path && !/^\/(body|query|path|params|headers)(\/|$)/.test(x.path) ? { ...x, path: `/body${x.path}` } : x,
+    );
+    const inBody = errors.filter((x) => x.path?.startsWith('/body'));
+    const badEnum = errors.some((x) => x.errorCode?.startsWith('enum.'));
+    if (inBody.length > 0 && inBody.length === errors.length && !badEnum) {
+      // The first fields only: a 60 kB array of wrong items must not make a multi-megabyte answer.
+      const fields: FieldError[] = inBody.slice(0, maxListedFields).map((x) => ({ pointer: x.path.slice('/body'.length) || '/', detail: x.message }));
+      const listed = inBody.length > maxListedFields ? ` (the first ${maxListedFields} are listed)` : '';
+      return new Problem('validation-error', `The request has ${inBody.length} invalid field${inBody.length === 1 ? '' : 's'}${listed}.`, { errors: fields });
+    }
+    const first = errors[0];
+    const where = first?.path?.replace(/^\/params\//, '/path/').replace(/^\/(query|path|headers)\//, '$1 parameter ').replace(/^\/body/, 'body');
+    return new Problem('invalid-request', first ? `${where}: ${first.message}` : (e.message ?? 'Invalid request.'));
+  }
+  return undefined;
+}
+
+/**
+ * The one-line message of the `{"error": ...}` formats (v1, lookup): a refused field says
+ * which, e.g. `filters.fromDate is required`, `pageNumber must be >= 0`.
+ */
+export function plainMessage(problem: Problem): string {
+  const errors = problem.extra.errors as FieldError[] | undefined;
+  if (problem.slug !== 'validation-error' || !errors?.length) return problem.detail;
+  const field = (pointer: string) => pointer.split('/').filter(Boolean).join('.');
+  return errors
+    .map(({ pointer, detail }) => {
+      // The validator points at the missing field itself.
+      if (/^must have required property /.test(detail)) return `${field(pointer)} is required`;
+      return `${field(pointer) || 'body'} ${detail}`;
+    })
+    .join('; ');
+}
+
+export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHandler {
+  // The signed-in app pages (tag `App pages`) answer as pages, their refused requests too.
+  const appPages = new Set(contract.operations.filter((o) => contract.document.paths[o.path][o.method].tags?.includes('App pages')).map((o) => o.path));
+  return (error, req, res, _next) => {
+    if (res.headersSent) return res.end();
+    const e = error as ValidatorError;
+    // A path that matches no endpoint is a plain 404 with an empty body (seed part 7).
+    if (e?.status === 404 && !(error instanceof Problem) && typeof e.message === 'string' && /not found/i.test(e.message)) {
+      return res.status(404).end();
+    }
+    const surface = surfaceOf(req.path);
+    if (error instanceof OAuthError) return renderOAuth(res, req, error);
+    if (error instanceof HtmlPageError) return res.status(error.status).set(error.headers).type('text/html').send(error.html);
+    let problem = toProblem(error);
+    const instance = `urn:uuid:${randomUUID()}`;
+    const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
+    if (!problem) {
+      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
+      problem = new Problem('internal-error', internalDetail);
+    } else if (problem.slug === 'internal-error') {
+      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
+    }
+    const type = contract.problems.get(problem.slug);
+    if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
+    res.set(problem.headers);
+    if (type.status === 400 && appPages.has(req.path)) return res.status(400).set(pageHeaders()).type('text/html').send(invalidRequestPage(problem.detail));
+    renderers[surface]({ req, res, error, problem, type, instance });
+  };
+}
+
+interface Failure {
+  req: Request;
+  res: Response;
+  /** What was thrown, before it became `problem`. */
+  error: unknown;
+  problem: Problem;
+  type: ProblemType;
+  instance: string;
+}
+
+/** v1 and lookup: `{"error": "<message>"}`. */
+function renderPlain({ res, problem, type }: Failure) {
+  res.status(type.status).json({ error: plainMessage(problem) });
+}
+
+/** Each surface's error format (seed part 7). */
+const renderers: Record<Surface, (failure: Failure) => void> = {
+  v2: ({ res, problem, type, instance }) => {
+    res.status(type.status).type('application/problem+json').send(
+      JSON.stringify({ type: type.type, title: type.title, status: type.status, detail: problem.detail, instance, ...problem.extra }),
+    );
+  },
+  v1: renderPlain,
+  lookup: renderPlain,
+  auth: ({ req, res, error, problem, type }) => {
+    // A request the validator or the body parser refused is an OAuth 400 (a page on /auth/launch).
+    if (type.status < 500 && type.status !== 405) return renderOAuth(res, req, oauthErrorOf(error, problem, req.body));
+    const oauth = problem.slug === 'internal-error' || problem.slug === 'service-unavailable' ? 'server_error' : 'invalid_request';
+    res.status(type.status).set('Cache-Control', 'no-store').json({ error: oauth, error_description: problem.detail });
+  },
+};
+
+function renderOAuth(res: Response, req: Request, error: OAuthError) {
+  if (req.path === '/auth/launch') {
+    res.status(400).set(pageHeaders()).type('text/html').send(launchErrorPage(error));
+    return;
+  }
+  res.status(400).set('Cache-Control', 'no-store').json({ error: error.error, error_description: error.description });
+}
+
+/**
+ * The OAuth error of a request refused before its handler: a `grant_type` the schema does
+ * not know is `unsupported_grant_type` (RFC 6749 section 5.2), anything else `invalid_request`.
+ */
+function oauthErrorOf(error: unknown, problem: Problem, body: unknown): OAuthError {
+  const errors = (error as ValidatorError)?.errors ?? [];
+  // The body's discriminator reports an unknown grant_type against the whole body.
+  const unknownGrantType = errors.some((x) => /^'grant_type' must be equal to one of the allowed values/.test(x.message) || (x.path === '/body/grant_type' && !/required/.test(x.message)));
+  if (unknownGrantType && typeof (body as { grant_type?: unknown })?.grant_type === 'string') {
+    return new OAuthError('unsupported_grant_type', `grant_type ${describeGrantType(body)} is not supported; use urn:ietf:params:oauth:grant-type:jwt-bearer or refresh_token.`);
+  }
+  if (problem.slug === 'unsupported-media-type') {
+    return new OAuthError('invalid_request', 'Send the body as application/x-www-form-urlencoded or application/json.');
+  }
+  const missing = errors.map((x) => /must have required property '([^']+)'/.exec(x.message)?.[1]).filter((x) => x !== undefined);
+  if (missing.length > 0) return new OAuthError('invalid_request', `The ${missing.join(', ')} parameter${missing.length === 1 ? ' is' : 's are'} required.`);
+  const field = (problem.extra.errors as FieldError[] | undefined)?.[0];
+  return new OAuthError('invalid_request', field ? `${field.pointer.slice(1) || 'body'} ${field.detail}.` : problem.detail);
+}
+
+const describeGrantType = (body: unknown) => {
+  const value = (body as { grant_type?: unknown } | undefined)?.grant_type;
+  return typeof value === 'string' ? value.slice(0, 100) : 'given';
+};

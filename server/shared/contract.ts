@@ -1,0 +1,67 @@
+/**
+ * The joined contract, loaded once: generated/openapi/ramp.json, the JSON twin of
+ * generated/openapi/ramp.yaml that `npm run generate` writes (parsing the YAML took a
+ * second of every start). The server takes from it what it would otherwise restate:
+ * problem slugs with their status and title, the errors base, and the operations to route.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const contractPath = join(import.meta.dirname, '..', '..', 'generated', 'openapi', 'ramp.json');
+
+type Json = Record<string, any>;
+
+export interface ProblemType {
+  slug: string;
+  type: string;
+  title: string;
+  status: number;
+}
+
+export interface ContractOperation {
+  operationId: string;
+  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  path: string;
+  /** Takes no API key: `security: []`, or a scheme of its own (the app pages' `AppSession` cookie). */
+  isPublic: boolean;
+  /** A sandbox simulator (tag `Sandbox`): 403 `forbidden` in production. */
+  sandbox: boolean;
+  /** The documented response statuses (`200`, `404`, …). */
+  statuses: string[];
+}
+
+export interface Contract {
+  document: Json;
+  problems: Map<string, ProblemType>;
+  operations: ContractOperation[];
+}
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+export function loadContract(path = contractPath): Contract {
+  const document = JSON.parse(readFileSync(path, 'utf8')) as Json;
+  const problems = new Map<string, ProblemType>();
+  for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
+    if (!name.endsWith('Problem')) continue;
+    // A problem schema is one flat object that fixes its type, title and status as
+    // single-value enums (not `const`, not an allOf: see "Generate a client" in the README).
+    const fixed = schema.properties;
+    if (!fixed?.type?.enum) continue;
+    const [type] = fixed.type.enum as [string];
+    const slug = type.slice(type.lastIndexOf('/') + 1);
+    problems.set(slug, { slug, type, title: fixed.title.enum[0], status: fixed.status.enum[0] });
+  }
+  const operations: ContractOperation[] = [];
+  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
+    for (const method of methods) {
+      const operation = item[method];
+      if (!operation) continue;
+      const security = operation.security ?? document.security ?? [];
+      const isPublic = security.length === 0 || !security.every((s: Json) => 'ApiKey' in s);
+      operations.push({
+        operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox'), statuses: Object.keys(operation.responses ?? {}),
+      });
+    }
+  }
+  return { document, problems, operations };
+}
