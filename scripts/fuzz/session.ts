@@ -21,6 +21,7 @@ import { loadContract } from '../../server/shared/contract.ts';
 import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/webhooks/support.ts';
 import { droppedOf, exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
 import { buildWorld, type World } from './world.ts';
+import { buildConsole } from '../build-console.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const { values: options } = parseArgs({
@@ -210,6 +211,9 @@ const certificate = selfSignedCertificate();
 const receivers: Receiver[] = [await startReceiver(), await startReceiver(() => 200, certificate)];
 const [v2Receiver, v1Receiver] = receivers as [Receiver, Receiver];
 const jwks = await serveJwks();
+// The sandbox console's page and files are operations too (getSandboxConsole,
+// getSandboxConsoleAsset): without a build they answer 503.
+await buildConsole();
 const server = startServer(certificate.certFile);
 let exitCode = 1;
 let printLog = false;

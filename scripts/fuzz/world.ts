@@ -190,6 +190,15 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   request('getWebhookSubscription', { path: { id: subscription! } });
   request('listWebhookDeliveries', { path: { id: subscription! } });
   request('deleteWebhookSubscription', { path: { id: (await api.post('/webhook_subscription', { url: `${options.receivers.v2}/v2/example-delete`, eventType: 'kycUpdated' })).id } });
+  // The sandbox console's reads: the event feed, a subscription's deliveries in detail, the
+  // page and the files it names (named after their content, so read from the page).
+  request('listSandboxEvents', {});
+  request('listSandboxWebhookDeliveries', { path: { id: subscription! } });
+  request('getSandboxConsole', {});
+  const consolePage = await (await fetch(`${options.base}/sandbox/console`)).text();
+  const consoleFile = /\/sandbox\/console\/([^"'/]+\.js)/.exec(consolePage)?.[1];
+  if (!consoleFile) throw new Error('world: the sandbox console page names no script (is the console built?)');
+  request('getSandboxConsoleAsset', { path: { asset: consoleFile } });
   request('v1CreateWebhook', { body: { url: `${options.receivers.v1}/v1/example`, eventType: 'order_updated' } });
   request('v1ListWebhooks', { body: {} });
   request('v1GetWebhook', { path: { id: d['v1-webhooks']![0]! } });
