@@ -8,6 +8,8 @@ const report = process.env.RAMP_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Builds what a started sandbox serves beside the API (its console) once, before any file.
+    globalSetup: ['test/support/globalSetup.ts'],
     // A test waits for events, never for a timer: its budget is the one of test/support/wait.ts.
     testTimeout: testBudget,
     hookTimeout: testBudget,

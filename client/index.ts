@@ -55,7 +55,7 @@ const jwtBearer = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /**
  * Whether an operation takes no API key (`security: []` in the contract: sign-in, lookups,
- * the browser pages, the deprecated onboarding). The token endpoint refuses a key
+ * the deprecated onboarding; and the browser pages, authenticated by their session cookie). The token endpoint refuses a key
  * (`invalid_request`), so a key never leaks into sign-in code.
  */
 export function isPublicOperation(method: string, schemaPath: string): boolean {

@@ -52,9 +52,10 @@ function parametersOf(document: Json, item: Json, operation: Json): Json[] {
   return [...byKey.values()];
 }
 
+/** Takes no API key: `security: []`, or only schemes of its own (the app pages' `AppSession` cookie). */
 export function isPublicOperation(document: Json, operation: Json): boolean {
   const security = operation.security ?? document.security ?? [];
-  return security.length === 0 || security.every((s: Json) => Object.keys(s).length === 0);
+  return security.length === 0 || !security.every((s: Json) => 'ApiKey' in s);
 }
 
 /** True when no success response has a JSON body (HTML pages): the client must read text. */
@@ -128,7 +129,7 @@ export function publicOperationsModule(document: Json, header: string): string {
     if (open.length) entries.push(`  ${JSON.stringify(path)}: [${open.join(', ')}],`);
   }
   return `// ${header}
-/** The operations that take no API key (\`security: []\`): path template → methods. */
+/** The operations that take no API key (\`security: []\`, or the app pages' session cookie): path template → methods. */
 export const publicOperations: Readonly<Record<string, readonly string[]>> = {
 ${entries.join('\n')}
 };

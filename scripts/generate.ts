@@ -5,8 +5,8 @@
  *   generated/openapi/<surface>.yaml  one bundled document per surface (Redocly bundle)
  *   generated/openapi/ramp.yaml       the four joined: what the client, Prism and generators load
  *   generated/openapi/ramp.json       the same document as JSON: what the server loads (no YAML parse at start)
- *   generated/openapi/ramp-clients.yaml  the joined document for client generators: no `webhooks`
- *                                     (see clientDocument)
+ *   generated/openapi/ramp-clients.yaml  the joined document for client generators: no `webhooks`,
+ *                                     no links' literal request bodies (see clientDocument)
  *   generated/types/ramp.ts           TypeScript types of the joined document (openapi-typescript)
  *   generated/types/public-operations.ts  the operations that take no API key (for the client)
  *   generated/docs/<surface>.html     self-contained Redoc pages (no CDN at view time)
@@ -122,7 +122,7 @@ export function clientDocument(joined: Record<string, any>) {
       ...document.info,
       description: `${document.info.description} This copy, for client generators, leaves out the webhooks (their event schemas are in components) and offers sign-in's JSON body only (the form body is for browsers and OAuth libraries).`,
     },
-    paths: jsonBodiesOnly(document.paths),
+    paths: literalLinkBodiesLeftOut(jsonBodiesOnly(document.paths)),
     components: { ...document.components, parameters },
   };
 }
@@ -148,6 +148,28 @@ function jsonBodiesOnly(paths: Record<string, any>) {
       ),
     ]),
   );
+}
+
+/**
+ * A link's `requestBody` may be any value (OpenAPI 3.1, Link Object: "A literal value or
+ * {expression}"), and the contract's links give the next operation's body as an object
+ * (`createQuote` → `createOrder` sends `{"quoteId": …}`), which Schemathesis's stateful phase
+ * follows. openapi-generator 7.23's validator takes `requestBody` for a string and refuses the
+ * whole document, so the client bundle leaves those bodies out; the links themselves stay, and
+ * no generated client reads a link.
+ */
+function literalLinkBodiesLeftOut(paths: Record<string, any>) {
+  const copy = structuredClone(paths);
+  for (const item of Object.values<any>(copy)) {
+    for (const operation of Object.values<any>(item)) {
+      for (const response of Object.values<any>(operation?.responses ?? {})) {
+        for (const link of Object.values<any>(response?.links ?? {})) {
+          if (link && typeof link.requestBody === 'object') delete link.requestBody;
+        }
+      }
+    }
+  }
+  return copy;
 }
 
 /**

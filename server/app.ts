@@ -128,16 +128,23 @@ export function createApp(services: Services, handlers: Handlers) {
 }
 
 /**
- * The validator's own copy of the document. A free-form exploded query object (the app
- * pages' `query`: any parameters, passed on) is "any query parameter" to it, except a
- * parameter spelled like the object's own name, which it then checks as the whole object
- * and refuses (`?query=x`). Such an operation is given to it as taking any query parameter.
+ * The validator's own copy of the document.
+ *
+ * A free-form exploded query object (the app pages' `query`: any parameters, passed on) is
+ * "any query parameter" to it, except a parameter spelled like the object's own name, which
+ * it then checks as the whole object and refuses (`?query=x`). Such an operation is given to
+ * it as taking any query parameter.
+ *
+ * The app pages' session cookie (the `AppSession` scheme) is checked by the pages
+ * themselves: without it they answer their documented signed-out page (401, HTML), where
+ * the validator would answer its own JSON error. It checks only the API key.
  */
 function validatorDocument(document: Record<string, any>) {
   const copy = structuredClone(document);
   const resolve = (p: Record<string, any>) => (typeof p.$ref === 'string' ? copy.components.parameters[p.$ref.split('/').pop()!] : p);
   for (const item of Object.values<Record<string, any>>(copy.paths ?? {})) {
     for (const operation of Object.values<Record<string, any>>(item)) {
+      if (Array.isArray(operation?.security)) operation.security = operation.security.filter((s: Record<string, unknown>) => !('AppSession' in s));
       if (!Array.isArray(operation?.parameters)) continue;
       const freeForm = (p: Record<string, any>) => resolve(p).in === 'query' && resolve(p).schema?.type === 'object' && resolve(p).explode !== false && resolve(p).schema?.additionalProperties;
       if (!operation.parameters.some(freeForm)) continue;

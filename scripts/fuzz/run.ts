@@ -6,6 +6,9 @@
  * The run happens in a network namespace of its own (`unshare -rn`, loopback only): fuzzed
  * webhook URLs and JWKS addresses name arbitrary hosts, and the sandbox must not reach any.
  *
+ * It prints only lines of its own, each starting with `fuzz:` (see session.ts); Schemathesis's
+ * console output is in test-results/fuzz/schemathesis.log.
+ *
  * Options (all optional):
  *   --max-examples N   examples per operation and phase (default 100)
  *   --workers N        concurrent Schemathesis workers (default 1: Hypothesis on CPython 3.11
@@ -29,20 +32,30 @@ function ensureSchemathesis(): string {
   const bin = join(venv, 'bin', 'schemathesis');
   const version = existsSync(bin) ? spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
   if (version.endsWith(` ${pinned}`)) return bin;
-  console.log(`== installing schemathesis ${pinned} into .venv-fuzz (pinned in scripts/fuzz/requirements.txt)`);
+  console.log(`fuzz: installing schemathesis ${pinned} into .venv-fuzz (pinned in scripts/fuzz/requirements.txt)`);
   const python = ['python3', 'python'].find((p) => spawnSync(p, ['--version']).status === 0);
   if (!python) throw new Error('test:fuzz needs Python 3 (python3) to install Schemathesis');
   for (const [command, args] of [
     [python, ['-m', 'venv', '--clear', venv]],
     [join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '-r', requirements]],
   ] as const) {
-    const result = spawnSync(command, args, { stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+    // Their output is shown only when they fail: the run prints nothing but its own lines.
+    const result = spawnSync(command, args, { encoding: 'utf8' });
+    if (result.status !== 0) {
+      for (const line of `${result.stdout}${result.stderr}`.trimEnd().split('\n')) console.log(`fuzz| ${line}`);
+      throw new Error(`${command} ${args.join(' ')} failed`);
+    }
   }
   return bin;
 }
 
-const schemathesis = ensureSchemathesis();
+let schemathesis: string;
+try {
+  schemathesis = ensureSchemathesis();
+} catch (error) {
+  console.log(`fuzz: cannot install Schemathesis: ${(error as Error).message}`);
+  process.exit(1);
+}
 // Loopback only: bring `lo` up in the new namespace, then run the session in it.
 const child = spawn(
   'unshare',
@@ -50,7 +63,7 @@ const child = spawn(
   { stdio: 'inherit', env: { ...process.env, RAMP_FUZZ_SCHEMATHESIS: schemathesis } },
 );
 child.on('error', (error) => {
-  console.error(`cannot isolate the run in a network namespace (unshare -rn): ${error.message}`);
+  console.log(`fuzz: cannot isolate the run in a network namespace (unshare -rn): ${error.message}`);
   process.exit(1);
 });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

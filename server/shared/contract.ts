@@ -22,10 +22,12 @@ export interface ContractOperation {
   operationId: string;
   method: 'get' | 'put' | 'post' | 'delete' | 'patch';
   path: string;
-  /** No API key (security: []). */
+  /** Takes no API key: `security: []`, or a scheme of its own (the app pages' `AppSession` cookie). */
   isPublic: boolean;
   /** A sandbox simulator (tag `Sandbox`): 403 `forbidden` in production. */
   sandbox: boolean;
+  /** The documented response statuses (`200`, `404`, …). */
+  statuses: string[];
 }
 
 export interface Contract {
@@ -55,8 +57,10 @@ export function loadContract(path = contractPath): Contract {
       const operation = item[method];
       if (!operation) continue;
       const security = operation.security ?? document.security ?? [];
-      const isPublic = security.length === 0 || security.some((s: Json) => Object.keys(s).length === 0);
-      operations.push({ operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox') });
+      const isPublic = security.length === 0 || !security.every((s: Json) => 'ApiKey' in s);
+      operations.push({
+        operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox'), statuses: Object.keys(operation.responses ?? {}),
+      });
     }
   }
   return { document, problems, operations };

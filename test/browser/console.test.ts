@@ -11,7 +11,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsole } from '../../scripts/build-console.mjs';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
 import { customerClabe, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -27,7 +26,6 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
-    await buildConsole();
     server = await startTestServer();
     receiver = await startReceiver(() => ({ status: 200, body: '{"ok":true}' }));
     browser = await launchBrowser();

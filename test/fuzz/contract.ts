@@ -48,7 +48,8 @@ export function operations(): Operation[] {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
-        keyed: security.length > 0 && !security.some((s: Json) => Object.keys(s).length === 0),
+        // The app pages' AppSession cookie is not the API key.
+        keyed: security.length > 0 && security.every((s: Json) => 'ApiKey' in s),
         parameters,
         ...(json ? { body: { schema: json.schema, required: Boolean(deref(document, op.requestBody).required), mediaTypes: Object.keys(content) } } : {}),
         responses: Object.fromEntries(Object.entries<Json>(op.responses).map(([status, r]) => [status, deref(document, r)])),

@@ -5,7 +5,6 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsole } from '../../scripts/build-console.mjs';
 import { expectProblem } from '../support/errors.ts';
 import { approve, solanaAddress } from '../support/money.ts';
 import { createChild, keyedBusinessChild } from '../support/organizations.ts';
@@ -21,7 +20,6 @@ describe('sandbox console operations', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    await buildConsole();
     server = await startTestServer();
     receiver = await startReceiver((path, count) => (path === '/flaky' && count === 1 ? { status: 503, body: 'try later' } : { status: 200, body: `{"received":true,"padding":"${'x'.repeat(600)}"}` }));
   });
