@@ -199,6 +199,15 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   const consoleFile = /\/sandbox\/console\/([^"'/]+\.js)/.exec(consolePage)?.[1];
   if (!consoleFile) throw new Error('world: the sandbox console page names no script (is the console built?)');
   request('getSandboxConsoleAsset', { path: { asset: consoleFile } });
+  // The partner's sandbox clock. Its requests keep the world's timers where they are: the clock
+  // keeps running, and one second passes (a quote stays firm five minutes, an unfunded order
+  // an hour). The clock's paths come after every path whose request needs a firm quote or an
+  // unfunded order, and Schemathesis (one worker) sends the examples in the document's order;
+  // what later phases generate may move the clock up to a year at once, which leaves those
+  // operations their refusals only (quote-expired, an order already canceled).
+  request('getSandboxClock', {});
+  request('setSandboxClock', { body: { frozen: false } });
+  request('advanceSandboxClock', { body: { by: 'PT1S' } });
   request('v1CreateWebhook', { body: { url: `${options.receivers.v1}/v1/example`, eventType: 'order_updated' } });
   request('v1ListWebhooks', { body: {} });
   request('v1GetWebhook', { path: { id: d['v1-webhooks']![0]! } });
