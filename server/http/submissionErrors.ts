@@ -6,25 +6,45 @@
  * for its own field errors and for a body that is not JSON. Every other error goes on to
  * the error handler unchanged.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
+import type { operations } from '../../generated/types/ramp.ts';
+import type { Contract } from '../shared/contract.ts';
 import { dottedPath, submissionErrors, type SubmissionSchema } from '../features/verification/input.ts';
 import { Problem, validationError, type FieldError } from '../shared/problems.ts';
 import type { Services } from '../services.ts';
 
-interface SubmissionRoute {
-  method: string;
-  path: RegExp;
-  schema: SubmissionSchema;
-  surface: 'v1' | 'v2';
-}
+/** The operations whose submission errors are listed in full, by operationId: the schema of their body and their surface. */
+const submissions = {
+  submitKyc: { schema: 'KycRequest', surface: 'v2' },
+  submitKyb: { schema: 'KybRequest', surface: 'v2' },
+  v1SubmitCustomerKyc: { schema: 'V1SubmitKycRequest', surface: 'v1' },
+} as const satisfies Partial<Record<keyof operations, { schema: SubmissionSchema; surface: 'v1' | 'v2' }>>;
+
+type SubmissionOperation = keyof typeof submissions;
 
 const maxListedFields = 200;
 
-const routes: SubmissionRoute[] = [
-  { method: 'PUT', path: /^\/organization\/[^/]+\/kyc\/?$/, schema: 'KycRequest', surface: 'v2' },
-  { method: 'PUT', path: /^\/organization\/[^/]+\/kyb\/?$/, schema: 'KybRequest', surface: 'v2' },
-  { method: 'POST', path: /^\/ramp\/customer\/[^/]+\/kyc\/?$/, schema: 'V1SubmitKycRequest', surface: 'v1' },
-];
+const isSubmission = (operationId: string | undefined): operationId is SubmissionOperation => operationId !== undefined && Object.hasOwn(submissions, operationId);
+
+/**
+ * The submission operation a failed request was for: the one the validator matched, or, for a
+ * body refused before the validator ran (not JSON), the one whose contract path and method
+ * match, with Express's optional trailing slash.
+ */
+function submissionOf(contract: Contract) {
+  const routes = contract.operations
+    .filter((o) => isSubmission(o.operationId))
+    .map((o) => ({
+      operationId: o.operationId as SubmissionOperation,
+      method: o.method.toUpperCase(),
+      path: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    }));
+  return (req: Request): SubmissionOperation | undefined => {
+    const matched = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+    if (matched !== undefined) return isSubmission(matched) ? matched : undefined;
+    return routes.find((r) => r.method === req.method && r.path.test(req.path))?.operationId;
+  };
+}
 
 interface ValidatorError {
   status?: number;
@@ -33,9 +53,11 @@ interface ValidatorError {
 }
 
 export function submissionErrorHandler(services: Pick<Services, 'contract' | 'clock'>): ErrorRequestHandler {
+  const operationOf = submissionOf(services.contract);
   return (error, req, res, next) => {
-    const route = routes.find((r) => r.method === req.method && r.path.test(req.path));
-    if (!route || res.headersSent) return next(error);
+    const operationId = operationOf(req);
+    if (!operationId || res.headersSent) return next(error);
+    const route = submissions[operationId];
     const e = error as ValidatorError;
     let fields: FieldError[] | undefined;
     if (error instanceof Problem) {

@@ -10,7 +10,7 @@
  *   completed, failed, canceled, refunded: final
  */
 import type { components } from '../../../generated/types/ramp.ts';
-import { Problem } from '../../shared/problems.ts';
+import { Problem, type ProblemSlug } from '../../shared/problems.ts';
 import { everyValueOf } from '../../shared/contractEnums.ts';
 
 export type OrderStatus = components['schemas']['OrderStatus'];
@@ -61,7 +61,7 @@ export const legalTransitions: ReadonlySet<string> = new Set(
 export const canTransition = (from: OrderStatus, to: OrderStatus) => legalTransitions.has(`${from}→${to}`);
 
 /** The problem that refuses an action, by what the caller asked for. */
-const refusalSlug: Partial<Record<OrderAction, string>> = {
+const refusalSlug: Partial<Record<OrderAction, ProblemSlug>> = {
   cancel: 'order-not-cancelable',
 };
 

@@ -57,7 +57,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     },
 
     /** Writes the changes only if the status is still `from`; false when it moved meanwhile. */
-    async updateFrom(id: string, from: string, changes: Partial<Omit<OrderRow, 'id'>>): Promise<boolean> {
+    async updateFrom(id: string, from: OrderRow['status'], changes: Partial<Omit<OrderRow, 'id'>>): Promise<boolean> {
       const result = await db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
@@ -95,7 +95,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     },
 
     /** Orders in `status` whose `column` time has come. */
-    due(status: string, column: 'settle_at' | 'funding_deadline', now: string, limit = 100) {
+    due(status: OrderRow['status'], column: 'settle_at' | 'funding_deadline', now: string, limit = 100) {
       return db.selectFrom('orders').select(['id', 'organization_id']).where('status', '=', status).where(column, '<=', now).orderBy(column).limit(limit).execute();
     },
   };

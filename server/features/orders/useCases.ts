@@ -19,7 +19,7 @@ import { quotesRepository } from '../quotes/repository.ts';
 import { walletsRepository } from '../wallets/repository.ts';
 import { recordV2Event } from '../webhooks/outbox.ts';
 import { makeClabe } from '../../shared/clabe.ts';
-import { transition, type OrderAction, type OrderStatus } from './machine.ts';
+import { transition, type OrderAction } from './machine.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
 import { assertUsable } from '../paymentAccounts/useCases.ts';
@@ -73,7 +73,7 @@ export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount'
           beneficiaryName: depositBank.beneficiary,
           reference: String(randomInt(1, 10_000_000)),
         }
-      : { type: 'blockchain', blockchain: (row.blockchain ?? defaultChain) as Blockchain, address: depositAddress((row.blockchain ?? defaultChain) as Blockchain) };
+      : { type: 'blockchain', blockchain: row.blockchain ?? defaultChain, address: depositAddress(row.blockchain ?? defaultChain) };
   return { destination, amount: row.source_amount, asset: row.source_asset, expiresAt: deadline.toISOString() };
 }
 
@@ -158,7 +158,7 @@ export type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_i
 
 /** What leaving a status clears: a pending authorization, a due settlement, a claim. */
 export function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): Changes {
-  const status = transition(row.status as OrderStatus, action);
+  const status = transition(row.status, action);
   return {
     status,
     authorization_id: null,
@@ -223,7 +223,7 @@ export async function claimOrder(services: Services, organization: OrganizationR
     const claim: ClaimPreparation = {
       orderId: order.id,
       claimId: randomUUID(),
-      blockchain: (order.blockchain ?? defaultChain) as Blockchain,
+      blockchain: order.blockchain ?? defaultChain,
       transaction: randomBytes(180).toString('base64'),
       expiresAt: new Date(now.getTime() + claimLifetimeMs).toISOString(),
     };

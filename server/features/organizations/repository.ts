@@ -15,12 +15,12 @@ export const partnerOf = (organization: Pick<OrganizationRow, 'id' | 'parent_id'
 export interface NewOrganization {
   id: string;
   parentId: string | null;
-  type: 'business' | 'personal';
+  type: OrganizationRow['type'];
   displayName: string;
   keySalt: string;
-  kybStatus?: string;
+  kybStatus?: OrganizationRow['kyb_status'];
   kybApprovedAt?: string | null;
-  kycStatus?: string;
+  kycStatus?: OrganizationRow['kyc_status'];
   now: string;
 }
 

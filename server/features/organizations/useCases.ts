@@ -24,7 +24,7 @@ function displayNameOf(value: string): string {
 export async function createChildOrganization(
   db: Db,
   caller: Caller,
-  request: { organizationId?: string; displayName: string; type: 'business' | 'personal' },
+  request: { organizationId?: string; displayName: string; type: OrganizationRow['type'] },
   now: Date,
 ): Promise<OrganizationRow> {
   const displayName = displayNameOf(request.displayName);

@@ -60,7 +60,7 @@ export function assertUsable(row: PaymentAccountRow, rail: Rail, direction: Dire
 }
 
 export interface PaymentAccountRequest {
-  kind: 'bankAccount' | 'debitCard';
+  kind: PaymentAccountRow['kind'];
   rail: Rail;
   accountDetails: { clabe: string; memo?: string };
   registrationInfo?: { accountHolderName?: string; taxId?: string };

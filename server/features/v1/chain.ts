@@ -5,8 +5,9 @@
  * partner's parsing code meets what production sends.
  */
 import { ECDH, randomBytes } from 'node:crypto';
+import type { components } from '../../../generated/types/ramp.ts';
 
-export type Blockchain = 'solana' | 'stellar';
+export type Blockchain = components['schemas']['V1Blockchain'];
 
 const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const base32Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';

@@ -27,7 +27,7 @@ export async function createSubscription(
   services: Services,
   organizationId: string,
   surface: Surface,
-  request: { url: string; eventType: string },
+  request: { url: string; eventType: SubscriptionRow['event_type'] },
 ): Promise<SubscriptionRow> {
   const production = services.config.env === 'production';
   const problem = urlProblem(request.url, { httpsOnly: surface === 'v1' || production, publicOnly: production });

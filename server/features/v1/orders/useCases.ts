@@ -29,7 +29,7 @@ export type V1OrderAction = components['schemas']['V1SimulateOrderRequest']['act
 const newDepositClabe = () => makeClabe('646', '180', String(randomInt(0, 1e11)).padStart(11, '0'));
 
 /** Token units carry 6 decimals, MXN 2; the customer is never promised more than the price gives. */
-function price(services: Services, type: 'onramp' | 'offramp', token: string, amount: Decimal, now: Date): string {
+function price(services: Services, type: V1OrderRow['type'], token: string, amount: Decimal, now: Date): string {
   const converted = type === 'onramp' ? services.prices.convert(amount, 'MXN', token, now) : services.prices.convert(amount, token, 'MXN', now);
   if (!converted) throw new Problem('invalid-request', `Unknown token ${token}`);
   return converted.toFixed(type === 'onramp' ? 6 : 2, Decimal.ROUND_DOWN);
@@ -120,7 +120,7 @@ export async function move(
   changes: Partial<V1OrderRow> = {},
   options: { message?: string; customer?: OrganizationRow; at?: Date } = {},
 ): Promise<V1OrderRow> {
-  const status: V1OrderStatus = nextOrderStatus(order.type, order.status as V1OrderStatus, event, options.message);
+  const status: V1OrderStatus = nextOrderStatus(order.type, order.status, event, options.message);
   const now = options.at ?? services.clock.now();
   const updated: V1OrderRow = { ...order, ...changes, status, updated_at: now.toISOString() };
   // An approval is only ever pending while the order is created.
