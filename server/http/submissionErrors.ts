@@ -1,5 +1,5 @@
 /**
- * KYC and KYB submissions report every missing or invalid field in one 400 (seed part 7).
+ * KYC and KYB submissions report every missing or invalid field in one 400 (submitKyc, submitKyb, v1SubmitCustomerKyc).
  * The contract validator stops at the first error of a body, so for these routes its error
  * is replaced by the complete list (shape and rules, server/features/verification/input.ts).
  * The v1 route answers in its documented shape, `{"error", "details": [{field, message}]}`,

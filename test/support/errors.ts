@@ -1,5 +1,5 @@
 /**
- * The error formats of seed part 7, checked the same way by every test: v2 answers problem
+ * The error formats of each document's Errors section, checked the same way by every test: v2 answers problem
  * details from the contract's catalogue; v1 and lookup answer `{"error": "<message>"}`.
  */
 import { expect } from 'vitest';

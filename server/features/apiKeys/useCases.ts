@@ -1,12 +1,12 @@
 /**
- * Issuing and revoking API keys (seed part 5, rules 5 to 7): only a business organization
+ * Issuing and revoking API keys (createApiKey, deleteApiKey; v2.yaml, Authentication): only a business organization
  * whose KYB is approved holds keys, at most 5 active at a time, the whole key is returned
  * once and only its hash is kept, a revoked key stops working with its next request.
  *
  * A key creates keys for its own organization only, never for a customer organization
  * (createApiKey in the contract). A customer's key acts as the customer, whose own children
  * are its direct children: a partner that could mint one would reach its grandchildren,
- * which the service keeps out of its reach (seed part 2: only direct children are
+ * which the service keeps out of its reach (v2.yaml, Organizations: only direct children are
  * addressable through the partner's key). It would gain nothing else, since its own key
  * already acts for the customer. Listing and revoking a direct customer's keys stay
  * allowed: they reach nothing further, and a partner can end a leaked one.

@@ -1,6 +1,6 @@
 /**
- * The v2 order state machine (seed part 3, "v2 order statuses"; the seed shows no
- * transitions, these are designed). Every status change goes through `transition`, so an
+ * The v2 order state machine (the contract's OrderStatus; its transitions are
+ * designed). Every status change goes through `transition`, so an
  * illegal move is refused with its documented problem before anything is written.
  *
  *   created   → funded (deposit, confirmSourceFunds, authorize), refunded (depositMismatch),

@@ -1,6 +1,6 @@
 /**
  * Child (customer) organizations: created under the key's organization, renamed by it.
- * Only the key's own organization and its direct children are reachable (seed part 4).
+ * Only the key's own organization and its direct children are reachable (v2.yaml, Organizations).
  */
 import { Problem } from '../../shared/problems.ts';
 import type { Caller } from './scope.ts';

@@ -24,7 +24,7 @@ export type OrderType = Schemas['OrderType'];
 /** How long a quote stays firm. */
 export const quoteLifetimeMs = 5 * 60_000;
 
-/** The sandbox limit on onramps (seed part 8): 500 MXN per quote. */
+/** The sandbox limit on onramps (v2.yaml, Sandbox; SandboxLimitExceededProblem): 500 MXN per quote. */
 export const sandboxOnrampLimit = new Decimal(500);
 
 /** The fee, as a fraction of the source amount, by direction. */

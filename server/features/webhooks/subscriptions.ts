@@ -1,5 +1,5 @@
 /**
- * Subscriptions (seed part 6, "Subscription rules") and what partners see of deliveries.
+ * Subscriptions (createWebhookSubscription, v1CreateWebhook) and what partners see of deliveries.
  * v1 and v2 subscriptions live apart: each surface lists, reads and deletes its own only,
  * and each receives only its own surface's events.
  */

@@ -98,7 +98,7 @@ export async function createV1Order(services: Services, caller: Caller, body: Cr
   };
   // The owner of an embedded wallet approves an offramp by signing this message.
   if (body.type === 'offramp' && wallet?.custody === 'embedded') Object.assign(row, approvalFor(row, bankAccount!.clabe));
-  // Creating an order emits no webhook (seed part 3).
+  // Creating an order emits no webhook (V1OrderStatus: only changes emit order_updated).
   return v1OrdersRepository(db).insert(row);
 }
 
