@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
 import { formatApiKey, newKeyId, newSalt } from '../../server/features/apiKeys/rules.ts';
 import { makeClabe } from '../../server/shared/clabe.ts';
-import { base58 } from '../../server/features/v1/chain.ts';
+import { base58 } from '../../server/shared/world.ts';
 import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import type { components } from '../../generated/types/ramp.ts';
 import type { TestServer } from './server.ts';

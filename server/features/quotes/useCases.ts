@@ -15,6 +15,7 @@ import { quotesRepository, type QuoteRow } from './repository.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { assertUsable, railSpecs } from '../paymentAccounts/useCases.ts';
 import type { PriceFeed } from '../prices/feed.ts';
+import { fiatPrecision, stablecoins, tokenPrecision } from '../../shared/world.ts';
 
 type Schemas = components['schemas'];
 export type Quote = Schemas['Quote'];
@@ -34,9 +35,6 @@ export const feeRates: Record<OrderType, Decimal> = {
   swap: new Decimal('0.001'),
 };
 
-const stablecoins = ['USDC', 'USDT'];
-const fiatPrecision = 2;
-const tokenPrecision = 6;
 const rateDigits = 8;
 
 export interface Asset {

@@ -3,7 +3,7 @@ import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
 import { v1SwapsRepository, type V1SwapRow } from '../repository.ts';
-import { newTransactionId } from '../chain.ts';
+import { newTransactionId } from '../../../shared/world.ts';
 import { assertFundsReceivable } from './machine.ts';
 import { lockOwned, move, update, type V1SwapAction } from './useCases.ts';
 

@@ -13,7 +13,7 @@ import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1SwapsRepository, v1WalletsRepository, type V1SwapRow } from '../repository.ts';
 import { recordV1Event } from '../../webhooks/outbox.ts';
 import { isApproved } from '../../organizations/rules.ts';
-import { newUnsignedTransaction } from '../chain.ts';
+import { newUnsignedTransaction } from '../../../shared/world.ts';
 import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from '../common.ts';
 import { nextSwapStatus, type V1SwapEvent } from './machine.ts';
 import { presentV1Swap } from './presenters.ts';
