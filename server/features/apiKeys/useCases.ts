@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Db, Storage } from '../../storage/database.ts';
+import { organizationsRepository } from '../organizations/repository.ts';
 import { apiKeysRepository, type ApiKeyRow } from './repository.ts';
 import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, maxActiveKeys, newKeyId } from './rules.ts';
 
@@ -35,9 +36,7 @@ export async function issueApiKey(storage: Storage, config: Pick<Config, 'env'>,
   return storage.db.transaction().execute(async (tx) => {
     // The organization row is the lock that serializes key creation for it: two concurrent
     // requests cannot both see 4 active keys and both add a fifth (SQLite has one writer).
-    let query = tx.selectFrom('organizations').selectAll().where('id', '=', organizationId);
-    if (storage.engine === 'postgres') query = query.forUpdate();
-    const organization = await query.executeTakeFirst();
+    const organization = await organizationsRepository(tx, storage.engine).findForUpdate(organizationId);
     if (!organization) throw new Problem('not-found', `Organization ${organizationId} was not found.`);
     if (organization.type !== 'business') throw new Problem('forbidden', 'Only business organizations can hold API keys.');
     if (organization.kyb_status !== 'approved') {

@@ -48,6 +48,11 @@ export function organizationsRepository(db: Db | Tx, engine?: Engine) {
       if (engine === 'postgres') query = query.forUpdate();
       return query.executeTakeFirst();
     },
+    /** Whether any organization exists (an empty database gets the sandbox partner). */
+    async any(): Promise<boolean> {
+      return (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+
     find(id: string) {
       return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
     },
