@@ -7,7 +7,7 @@
  *                   or a plain-text body
  *   RampOAuthError  `POST /auth/token`: RFC 6749 `error` and `error_description`
  *
- * All extend RampError (`status`, `body`, `response`). Seed part 7: select on the slug (or the
+ * All extend RampError (`status`, `body`, `response`). As the contract's Errors sections say: select on the slug (or the
  * OAuth code); a v1 or lookup message is for display and logs, so branch on `status` there.
  */
 import type { Schema } from './types.ts';

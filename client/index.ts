@@ -1,7 +1,7 @@
 /**
  * `@ramp/client`: the partner SDK. An openapi-fetch client typed from the contract
  * (generated/types/ramp.ts), with the API key sent raw in `Authorization`, the retry rules of
- * seed part 7 under it, async iterators over every list, the token endpoint, and webhook
+ * the contract's Errors section (v2.yaml) under it, async iterators over every list, the token endpoint, and webhook
  * signature verification.
  *
  *   const ramp = createRampClient({ baseUrl: 'https://api.sandbox.ramp.example', apiKey });
@@ -29,7 +29,7 @@ export interface RampClientOptions {
   apiKey?: string;
   /** The transport; `globalThis.fetch` by default (looked up on each call, so test doubles work). */
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
-  /** The retry rules of seed part 7 (see retry.ts); `false` sends every request once. */
+  /** The retry rules of the contract's Errors section (see retry.ts); `false` sends every request once. */
   retry?: RetryOptions | false;
   /** Headers added to every request. */
   headers?: Record<string, string>;

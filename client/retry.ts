@@ -1,5 +1,6 @@
 /**
- * The handling rules of seed part 7 as a retry layer under the client:
+ * The handling rules of the contract's Errors and Rate limits sections (v2.yaml) as a retry
+ * layer under the client:
  *
  *   - `rate-limit-exceeded` (429): wait `Retry-After` seconds, then send again.
  *   - `quote-unavailable`, `internal-error`, `service-unavailable`: send again after an
@@ -44,7 +45,7 @@ export interface RetryEvent {
   request: Request;
 }
 
-/** The slugs seed part 7 says to retry with backoff. */
+/** The slugs the contract says to retry with backoff (v2.yaml, Errors). */
 export const backoffSlugs: readonly string[] = ['quote-unavailable', 'internal-error', 'service-unavailable'];
 const backoffStatuses = new Set([500, 502, 503, 504]);
 const repeatableMethods = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -56,7 +57,7 @@ export interface RetryDecision {
   retryAfterMs?: number;
 }
 
-/** Whether an answer is worth sending again, by seed part 7. Reads a clone of the body. */
+/** Whether an answer is worth sending again, by the contract's Errors section. Reads a clone of the body. */
 export async function retryDecision(response: Response): Promise<RetryDecision> {
   const status = response.status;
   if (status < 400) return { retry: false, reason: `status ${status}` };

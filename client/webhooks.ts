@@ -1,5 +1,5 @@
 /**
- * Verifying a webhook delivery (seed part 6, "Signature"): `X-Signature: sha256={hex}` is
+ * Verifying a webhook delivery (the X-Signature header of every webhook in v1.yaml and v2.yaml): `X-Signature: sha256={hex}` is
  * HMAC-SHA256 over the RFC 8785 (JCS) canonical form of the JSON body, keyed with the
  * subscription secret decoded from base64url (RFC 4648 section 5, `=` padding, 32 bytes).
  *

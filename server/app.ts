@@ -27,7 +27,7 @@ export function createApp(services: Services, handlers: Handlers) {
   app.set('etag', false);
   // An empty body is `{}` whatever its label (`curl -d ''`), and so is an absent one (`curl
   // -X POST`: neither Content-Length nor Transfer-Encoding, which the body parsers skip):
-  // v1 lists read it as the defaults (seed part 4), other operations name the fields they
+  // v1 lists read it as the defaults (v1.yaml, Pagination), other operations name the fields they
   // need, and the validator's discriminator check never meets an undefined body.
   // The steps before and after the sandbox guards run as one Express layer each (chain):
   // the router's per-layer work is a real share of a cheap request's CPU.
@@ -51,7 +51,7 @@ export function createApp(services: Services, handlers: Handlers) {
       },
     ),
   );
-  // Simulators do not exist in production, whatever the request (seed part 7, `forbidden`).
+  // Simulators do not exist in production, whatever the request (the Sandbox sections of v1.yaml and v2.yaml: 403 `forbidden`).
   // In the sandbox the guard would pass every time: it is only routed in production.
   if (config.env === 'production') {
     for (const operation of contract.operations.filter((o) => o.sandbox)) {

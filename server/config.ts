@@ -34,7 +34,7 @@ export interface Config {
   v1DeliverySeconds: number;
   /** v1: seconds a completed offramp can still be reversed before it is finalized. */
   v1ReversalWindowSeconds: number;
-  /** Webhooks: the wait between two attempts of a delivery (the seed's 5 s; tests shorten it). */
+  /** Webhooks: the wait between two attempts of a delivery (5 s, as the Webhooks sections of v1.yaml and v2.yaml say; tests shorten it). */
   webhookRetryDelayMs: number;
   /** Webhooks: how long one attempt waits for the receiver's answer before it counts as a timeout. */
   webhookTimeoutMs: number;

@@ -35,7 +35,7 @@ import { generateKeyPairSync, randomInt, randomUUID, sign, type KeyObject } from
 import { exportJWK, SignJWT, type JWK } from 'jose';
 import { loadContract } from '../../server/shared/contract.ts';
 import { makeClabe } from '../../server/shared/clabe.ts';
-import { newAddress } from '../../server/features/v1/chain.ts';
+import { newAddress } from '../../server/shared/world.ts';
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 /**
  * Operations of the contract whose handler is not written yet: they answer 501
- * `not-implemented` (seed part 9, rule 5). Delete an operation's line when its handler
+ * `not-implemented` (NotImplementedProblem; v2.yaml, Errors). Delete an operation's line when its handler
  * lands in its surface module; tsc then requires that handler.
  */
 import { Problem } from '../shared/problems.ts';

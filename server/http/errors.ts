@@ -1,6 +1,6 @@
 /**
  * The one error handler: every failure, ours or the validator's or the body parser's, is
- * rendered here in the format of the surface it happened on (seed part 7):
+ * rendered here in the format of the surface it happened on (each document's Errors section):
  * v2 problem details, v1 and lookup `{"error": "..."}`, OAuth errors on /auth.
  */
 import { randomUUID } from 'node:crypto';
@@ -93,7 +93,7 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
   return (error, req, res, _next) => {
     if (res.headersSent) return res.end();
     const e = error as ValidatorError;
-    // A path that matches no endpoint is a plain 404 with an empty body (seed part 7).
+    // A path that matches no endpoint is a plain 404 with an empty body (v2.yaml, Errors).
     if (e?.status === 404 && !(error instanceof Problem) && typeof e.message === 'string' && /not found/i.test(e.message)) {
       return res.status(404).end();
     }
@@ -132,7 +132,7 @@ function renderPlain({ res, problem, type }: Failure) {
   res.status(type.status).json({ error: plainMessage(problem) });
 }
 
-/** Each surface's error format (seed part 7). */
+/** Each surface's error format (each document's Errors section). */
 const renderers: Record<Surface, (failure: Failure) => void> = {
   v2: ({ res, problem, type, instance }) => {
     res.status(type.status).type('application/problem+json').send(

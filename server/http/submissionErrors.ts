@@ -1,32 +1,52 @@
 /**
- * KYC and KYB submissions report every missing or invalid field in one 400 (seed part 7).
+ * KYC and KYB submissions report every missing or invalid field in one 400 (submitKyc, submitKyb, v1SubmitCustomerKyc).
  * The contract validator stops at the first error of a body, so for these routes its error
  * is replaced by the complete list (shape and rules, server/features/verification/input.ts).
  * The v1 route answers in its documented shape, `{"error", "details": [{field, message}]}`,
  * for its own field errors and for a body that is not JSON. Every other error goes on to
  * the error handler unchanged.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
+import type { operations } from '../../generated/types/ramp.ts';
+import type { Contract } from '../shared/contract.ts';
 import { dottedPath, submissionErrors, type SubmissionSchema } from '../features/verification/input.ts';
 import { Problem, validationError, type FieldError } from '../shared/problems.ts';
 import type { Services } from '../services.ts';
 import { withPartnerClock } from '../features/clock/useCases.ts';
 import type { Caller } from '../features/organizations/scope.ts';
 
-interface SubmissionRoute {
-  method: string;
-  path: RegExp;
-  schema: SubmissionSchema;
-  surface: 'v1' | 'v2';
-}
+/** The operations whose submission errors are listed in full, by operationId: the schema of their body and their surface. */
+const submissions = {
+  submitKyc: { schema: 'KycRequest', surface: 'v2' },
+  submitKyb: { schema: 'KybRequest', surface: 'v2' },
+  v1SubmitCustomerKyc: { schema: 'V1SubmitKycRequest', surface: 'v1' },
+} as const satisfies Partial<Record<keyof operations, { schema: SubmissionSchema; surface: 'v1' | 'v2' }>>;
+
+type SubmissionOperation = keyof typeof submissions;
 
 const maxListedFields = 200;
 
-const routes: SubmissionRoute[] = [
-  { method: 'PUT', path: /^\/organization\/[^/]+\/kyc\/?$/, schema: 'KycRequest', surface: 'v2' },
-  { method: 'PUT', path: /^\/organization\/[^/]+\/kyb\/?$/, schema: 'KybRequest', surface: 'v2' },
-  { method: 'POST', path: /^\/ramp\/customer\/[^/]+\/kyc\/?$/, schema: 'V1SubmitKycRequest', surface: 'v1' },
-];
+const isSubmission = (operationId: string | undefined): operationId is SubmissionOperation => operationId !== undefined && Object.hasOwn(submissions, operationId);
+
+/**
+ * The submission operation a failed request was for: the one the validator matched, or, for a
+ * body refused before the validator ran (not JSON), the one whose contract path and method
+ * match, with Express's optional trailing slash.
+ */
+function submissionOf(contract: Contract) {
+  const routes = contract.operations
+    .filter((o) => isSubmission(o.operationId))
+    .map((o) => ({
+      operationId: o.operationId as SubmissionOperation,
+      method: o.method.toUpperCase(),
+      path: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    }));
+  return (req: Request): SubmissionOperation | undefined => {
+    const matched = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+    if (matched !== undefined) return isSubmission(matched) ? matched : undefined;
+    return routes.find((r) => r.method === req.method && r.path.test(req.path))?.operationId;
+  };
+}
 
 interface ValidatorError {
   status?: number;
@@ -35,9 +55,11 @@ interface ValidatorError {
 }
 
 export function submissionErrorHandler(services: Services): ErrorRequestHandler {
+  const operationOf = submissionOf(services.contract);
   return (error, req, res, next) => {
-    const route = routes.find((r) => r.method === req.method && r.path.test(req.path));
-    if (!route || res.headersSent) return next(error);
+    const operationId = operationOf(req);
+    if (!operationId || res.headersSent) return next(error);
+    const route = submissions[operationId];
     // Dates are judged on the caller's sandbox clock, as the handler judges them (its
     // birthDate "18 or older", "not in the future"): one body, one list, whichever path refuses it.
     const { clock } = withPartnerClock(services, (req as typeof req & { caller?: Caller }).caller);

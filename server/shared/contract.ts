@@ -6,13 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ProblemSlug } from './problems.ts';
 
 export const contractPath = join(import.meta.dirname, '..', '..', 'generated', 'openapi', 'ramp.json');
 
 type Json = Record<string, any>;
 
 export interface ProblemType {
-  slug: string;
+  slug: ProblemSlug;
   type: string;
   title: string;
   status: number;
@@ -32,7 +33,7 @@ export interface ContractOperation {
 
 export interface Contract {
   document: Json;
-  problems: Map<string, ProblemType>;
+  problems: Map<ProblemSlug, ProblemType>;
   operations: ContractOperation[];
 }
 
@@ -40,7 +41,7 @@ const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export function loadContract(path = contractPath): Contract {
   const document = JSON.parse(readFileSync(path, 'utf8')) as Json;
-  const problems = new Map<string, ProblemType>();
+  const problems = new Map<ProblemSlug, ProblemType>();
   for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
     if (!name.endsWith('Problem')) continue;
     // A problem schema is one flat object that fixes its type, title and status as
@@ -48,7 +49,8 @@ export function loadContract(path = contractPath): Contract {
     const fixed = schema.properties;
     if (!fixed?.type?.enum) continue;
     const [type] = fixed.type.enum as [string];
-    const slug = type.slice(type.lastIndexOf('/') + 1);
+    // The type-level twin of this reading is ProblemSlug (server/shared/problems.ts).
+    const slug = type.slice(type.lastIndexOf('/') + 1) as ProblemSlug;
     problems.set(slug, { slug, type, title: fixed.title.enum[0], status: fixed.status.enum[0] });
   }
   const operations: ContractOperation[] = [];

@@ -1,4 +1,4 @@
-/** Page envelopes (seed part 2, "Page envelope") and the v1 pagination body rules (part 8). */
+/** Page envelopes (PageMeta, V1PageMeta) and the v1 pagination body rules (v1.yaml, Pagination). */
 import { Problem } from './problems.ts';
 
 export const defaultPageSize = 30;
@@ -31,7 +31,7 @@ export interface V1PaginationBody {
   filters?: { fromDate: string; toDate?: string } | null;
 }
 
-/** The v1 body, with the exact messages the seed gives; an empty body means defaults. */
+/** The v1 body, with the exact messages of v1.yaml's Pagination section; an empty body means defaults. */
 export function v1Page(body: V1PaginationBody | undefined): PageRequest & { from?: string; to?: string } {
   const size = body?.pageSize ?? defaultPageSize;
   if (size > maxPageSize) throw new Problem('invalid-request', `You can only request ${maxPageSize} items at a time`);

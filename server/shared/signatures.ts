@@ -1,6 +1,6 @@
 /**
  * Order authorizations of embedded wallets: ECDSA P-256 with SHA-256 over the exact UTF-8
- * bytes of the message, verified with the wallet's SEC1 `signerPublicKey` (seed part 7,
+ * bytes of the message, verified with the wallet's SEC1 `signerPublicKey` (authorizeOrder,
  * `invalid-signature`). Signatures arrive in hex, DER or raw r‖s.
  */
 import { ECDH, createPublicKey, verify, type KeyObject } from 'node:crypto';

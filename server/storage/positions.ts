@@ -1,6 +1,6 @@
 /**
  * Dense per-scope positions, so that every list page costs the same at a million rows as at
- * a thousand. The contract pages by zero-based page numbers (seed part 2), which OFFSET
+ * a thousand. The contract pages by zero-based page numbers (PageMeta), which OFFSET
  * serves by walking every row before the page and COUNT(*) by walking them all. Instead,
  * each listed row stores its position (1, 2, 3, … in creation order) in every list it
  * appears in, and `list_counters` holds each list's count: page n is then the position range

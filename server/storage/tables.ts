@@ -1,16 +1,25 @@
-/** The row types of every table, as Kysely sees them. Timestamps are ISO 8601 UTC text. */
+/**
+ * The row types of every table, as Kysely sees them. Timestamps are ISO 8601 UTC text. A
+ * column holding one of the contract's enums is typed by that enum (generated/types), so a
+ * row reads as the contract's value and a write of anything else fails `tsc`.
+ */
 import type { Generated } from 'kysely';
+import type { components } from '../../generated/types/ramp.ts';
+
+type Schemas = components['schemas'];
+/** Events and subscriptions of both surfaces share their tables. */
+type EventType = Schemas['WebhookEventType'] | Schemas['V1WebhookEventType'];
 
 export interface OrganizationsTable {
   id: string;
   parent_id: string | null;
-  type: 'business' | 'personal';
+  type: Schemas['OrganizationType'];
   display_name: string;
   /** Salt of this organization's API key hashes. */
   key_salt: string;
-  kyb_status: string;
+  kyb_status: Schemas['VerificationStatus'];
   kyb_approved_at: string | null;
-  kyc_status: string;
+  kyc_status: Schemas['VerificationStatus'];
   /** Position among its parent's children (100-list-positions). */
   child_position: number | null;
   /** The partner at the top of its parent chain, whose sandbox clock it follows (140-sandbox-clocks); itself at the top. */
@@ -36,7 +45,7 @@ export interface ApiKeysTable {
 export interface EventsTable {
   id: string;
   surface: 'v1' | 'v2';
-  type: string;
+  type: EventType;
   /** The organization whose webhook subscriptions receive the event. */
   partner_id: string;
   organization_id: string;
@@ -52,12 +61,12 @@ export interface EventsTable {
 export interface PaymentAccountsTable {
   id: string;
   organization_id: string;
-  kind: string;
+  kind: Schemas['PaymentAccountKind'];
   clabe: string;
   memo: string | null;
   account_holder_name: string;
   tax_id: string;
-  status: string;
+  status: Schemas['PaymentAccountStatus'];
   /** JSON: the rails map as the contract shows it (`{"spei": {"destination": "pending", ...}}`). */
   rails: string;
   /** When the rail's verification of pending directions completes (a job makes them ready). */
@@ -72,8 +81,8 @@ export interface WalletsTable {
   id: string;
   organization_id: string;
   address: string;
-  blockchain: string;
-  custody: string;
+  blockchain: Schemas['Blockchain'];
+  custody: Schemas['WalletCustody'];
   signer_public_key: string | null;
   /** Position in its list (100-list-positions, storage/positions.ts). */
   position: number | null;
@@ -83,14 +92,14 @@ export interface WalletsTable {
 export interface QuotesTable {
   id: string;
   organization_id: string;
-  type: string;
+  type: Schemas['OrderType'];
   source_asset: string;
   target_asset: string;
   source_amount: string;
   target_amount: string;
   rate: string;
   fee: string;
-  rail: string | null;
+  rail: Schemas['Rail'] | null;
   payment_account_id: string | null;
   wallet_address: string | null;
   created_at: string;
@@ -101,15 +110,15 @@ export interface OrdersTable {
   id: string;
   organization_id: string;
   quote_id: string;
-  type: string;
-  status: string;
+  type: Schemas['OrderType'];
+  status: Schemas['OrderStatus'];
   source_asset: string;
   target_asset: string;
   source_amount: string;
   target_amount: string;
   payment_account_id: string | null;
   wallet_address: string | null;
-  blockchain: string | null;
+  blockchain: Schemas['Blockchain'] | null;
   /** JSON FundingInstructions, as the order shows them. */
   funding_instructions: string | null;
   /** A `created` order still unfunded then is canceled. */
@@ -140,8 +149,8 @@ export interface V1WalletsTable {
   partner_id: string;
   customer_id: string;
   address: string;
-  blockchain: 'solana' | 'stellar';
-  custody: 'external' | 'embedded';
+  blockchain: Schemas['V1Blockchain'];
+  custody: Schemas['V1WalletCustody'];
   signer_public_key: string | null;
   /** Positions in the partner's and the customer's lists (100-list-positions). */
   partner_position: number | null;
@@ -158,7 +167,7 @@ export interface V1BankAccountsTable {
   account_label: string;
   currency: string;
   role: string;
-  status: string;
+  status: Schemas['V1BankAccountStatus'];
   /** 0 or 1 (one type on both engines). */
   compliant: number;
   /** Positions in the partner's and the customer's lists (100-list-positions). */
@@ -172,12 +181,12 @@ export interface V1OrdersTable {
   id: string;
   partner_id: string;
   customer_id: string;
-  type: 'onramp' | 'offramp';
-  status: string;
+  type: Schemas['V1OrderType'];
+  status: Schemas['V1OrderStatus'];
   source_amount: string;
   target_amount: string | null;
   token: string;
-  blockchain: 'solana' | 'stellar';
+  blockchain: Schemas['V1Blockchain'];
   wallet_id: string | null;
   wallet_address: string;
   bank_account_id: string | null;
@@ -203,8 +212,8 @@ export interface V1SwapsTable {
   partner_id: string;
   customer_id: string;
   wallet_id: string;
-  blockchain: 'solana' | 'stellar';
-  status: string;
+  blockchain: Schemas['V1Blockchain'];
+  status: Schemas['V1SwapStatus'];
   source_token: string;
   target_token: string;
   source_amount: string;
@@ -232,7 +241,7 @@ export interface WebhookSubscriptionsTable {
   surface: 'v1' | 'v2';
   /** The key's organization (the partner): it receives its own and its customers' events. */
   organization_id: string;
-  event_type: string;
+  event_type: EventType;
   url: string;
   /** base64url of the 32-byte HMAC key; shown once, kept to sign deliveries. */
   secret: string;
@@ -246,7 +255,7 @@ export interface WebhookDeliveriesTable {
   id: string;
   subscription_id: string;
   event_id: string;
-  status: 'pending' | 'delivered' | 'abandoned';
+  status: Schemas['WebhookDeliveryStatus'];
   /** Attempts claimed so far (1 to 3). */
   attempts: number;
   /** When the next attempt is due (while one is in flight: when its lease ends); null once done. */

@@ -1,5 +1,5 @@
 /**
- * The retry rules (seed part 7) and the list iterators, on a scripted transport: exact
+ * The retry rules (v2.yaml, Errors) and the list iterators, on a scripted transport: exact
  * attempts, waits and bodies, with no real sleeping and no server.
  */
 import { describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ describe('v1 pagination bodies', () => {
     expect(v1Page({ filters: null })).toEqual({ size: 30, number: 0 });
   });
 
-  it('refuse more than 100 and 0 with the seed messages', () => {
+  it('refuse more than 100 and 0 with v1.yaml\'s messages', () => {
     expect(() => v1Page({ pageSize: 101 })).toThrow(new Problem('invalid-request', 'You can only request 100 items at a time'));
     expect(() => v1Page({ pageSize: 0 })).toThrow(new Problem('invalid-request', 'Page size must be greater than 0'));
     expect(v1Page({ pageSize: 100 }).size).toBe(100);

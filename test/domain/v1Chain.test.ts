@@ -1,6 +1,6 @@
-/** The chain formats of v1 wallets and transactions (server/features/v1/chain.ts). */
+/** The chain formats of v1 wallets and transactions (server/shared/world.ts). */
 import { describe, expect, it } from 'vitest';
-import { base58, chainOf, fitsChain, isP256PublicKey, newAddress, newTransactionId, newUnsignedTransaction } from '../../server/features/v1/chain.ts';
+import { base58, chainOf, fitsChain, isP256PublicKey, newAddress, newTransactionId, newUnsignedTransaction } from '../../server/shared/world.ts';
 
 describe('v1 chain formats', () => {
   it('encode base58 like Bitcoin and Solana, leading zero bytes as 1', () => {

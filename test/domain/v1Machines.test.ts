@@ -1,6 +1,6 @@
 /**
- * The v1 state machines as tables: for every (from, to) pair of statuses, the ones the seed
- * draws (part 3) are allowed and every other is refused; for every (status, event) pair the
+ * The v1 state machines as tables: for every (from, to) pair of statuses, the ones V1OrderStatus
+ * and V1SwapStatus document are allowed and every other is refused; for every (status, event) pair the
  * event leads where the table says, or is a 409 `conflict`.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ import {
 import { assertFundsReceivable, canMoveSwap, nextSwapStatus, v1SwapStatuses, type V1SwapEvent } from '../../server/features/v1/swaps/machine.ts';
 import { Problem } from '../../server/shared/problems.ts';
 
-/** The seed's arrows, written out independently of the module under test. */
-const seedOrderArrows: Record<V1OrderType, string[]> = {
+/** The documented transitions, written out independently of the module under test. */
+const documentedOrderArrows: Record<V1OrderType, string[]> = {
   onramp: ['created>funded', 'funded>completed', 'created>failed', 'funded>refunded', 'created>canceled'],
   offramp: ['created>funded', 'funded>completed', 'completed>finalized', 'created>failed', 'funded>failed', 'created>canceled'],
 };
@@ -51,8 +51,8 @@ const allOrderEvents: V1OrderEvent[] = ['depositReceived', 'depositMismatch', 't
 describe.each(['onramp', 'offramp'] as const)('v1 %s order machine', (type) => {
   const pairs = v1OrderStatuses.flatMap((from) => v1OrderStatuses.map((to) => [from, to] as const));
 
-  it.each(pairs)(`%s → %s is allowed exactly when the seed draws it`, (from, to) => {
-    expect(canMoveOrder(type, from, to)).toBe(seedOrderArrows[type].includes(`${from}>${to}`));
+  it.each(pairs)(`%s → %s is allowed exactly when the contract documents it`, (from, to) => {
+    expect(canMoveOrder(type, from, to)).toBe(documentedOrderArrows[type].includes(`${from}>${to}`));
   });
 
   const steps = v1OrderStatuses.flatMap((from) => allOrderEvents.map((event) => [from, event] as const));
@@ -62,7 +62,7 @@ describe.each(['onramp', 'offramp'] as const)('v1 %s order machine', (type) => {
     expect(orderEventTarget(type, from, event)).toBe(expected);
     if (expected) {
       expect(nextOrderStatus(type, from, event)).toBe(expected);
-      expect(seedOrderArrows[type]).toContain(`${from}>${expected}`);
+      expect(documentedOrderArrows[type]).toContain(`${from}>${expected}`);
     } else {
       expect(() => nextOrderStatus(type, from, event)).toThrow(Problem);
       try {
@@ -83,7 +83,7 @@ describe('v1 swap machine', () => {
   const arrows = ['created>funded', 'funded>completed', 'created>failed', 'funded>failed'];
   const pairs = v1SwapStatuses.flatMap((from) => v1SwapStatuses.map((to) => [from, to] as const));
 
-  it.each(pairs)('%s → %s is allowed exactly when the seed draws it', (from, to) => {
+  it.each(pairs)('%s → %s is allowed exactly when the contract documents it', (from, to) => {
     expect(canMoveSwap(from, to)).toBe(arrows.includes(`${from}>${to}`));
   });
 

@@ -1,5 +1,5 @@
 /**
- * v1 customers: the partner's direct children as a v1 page (seed parts 2, 4, 7 and 8):
+ * v1 customers: the partner's direct children as a v1 page (v1ListCustomers, v1SearchCustomers, v1GetCustomer; v1.yaml, Pagination and Errors):
  * defaults, the exact pageSize messages, filters by creation time, the `next` link, an empty
  * body meaning the defaults, malformed JSON as `{"error": ...}`.
  */

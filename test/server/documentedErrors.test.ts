@@ -97,7 +97,7 @@ function pathOf(o: ContractOperation, server: TestServer, ids?: 'unknown' | 'mal
   });
 }
 
-/** The surface's error format (seed part 7). */
+/** The surface's error format (each document's Errors section). */
 function expectFormat(o: ContractOperation, response: Awaited<ReturnType<TestServer['call']>>, where: string) {
   const surface = surfaceOf(o.path);
   if (documentedMediaTypes(o, response.status).every((type) => type === 'text/html')) {

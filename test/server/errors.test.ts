@@ -1,5 +1,5 @@
 /**
- * The generic rules of every surface (seed part 7), over HTTP: v2 answers every error as
+ * The generic rules of every surface (each document's Errors section), over HTTP: v2 answers every error as
  * problem details (401, 405 with Allow, malformed JSON, 413, 415, not-found, 500), a path
  * matching nothing is a bare 404, v1 and lookup answer `{"error": ...}`, production refuses
  * the sandbox simulators, and nothing refused changes what is stored.

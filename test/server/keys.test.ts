@@ -1,5 +1,5 @@
 /**
- * API keys (seed part 5, the nine rules) through the designed key endpoints: format and
+ * API keys (v2.yaml, Authentication) through the designed key endpoints: format and
  * environment checks, salted hashes, 5 active keys at most, business organizations with KYB
  * approved only, the whole key once then its first 16 characters, revocation at once.
  */

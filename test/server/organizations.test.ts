@@ -1,6 +1,6 @@
 /**
  * Organizations: the partner and its direct children (v2 `GET /organizations`,
- * `GET /organization/{id}`), and v1 creation and renaming (seed parts 2 and 4).
+ * `GET /organization/{id}`), and v1 creation and renaming (v1CreateOrganization, v1RenameOrganization).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The v1 POST lists of orders, wallets and bank accounts: oldest first, the page envelope
- * with a followable `next` on the configured base URL, the seed's exact pageSize messages,
+ * with a followable `next` on the configured base URL, v1.yaml's exact pageSize messages,
  * date filters (fromDate exclusive, toDate inclusive), and the customer-scoped variants.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +95,7 @@ describe.each(['orders', 'wallets', 'bank-accounts'] as const)('POST /ramp/%s', 
     [{ pageSize: 0 }, '', 'Page size must be greater than 0'],
     [{}, '?pageSize=101', 'You can only request 100 items at a time'],
     [{ pageSize: 10 }, '?pageSize=0', 'Page size must be greater than 0'],
-  ])('refuses pageSize out of range with the seed\'s message (%j %s)', async (body, query, error) => {
+  ])('refuses pageSize out of range with v1.yaml\'s message (%j %s)', async (body, query, error) => {
     const response = await server.call('POST', `${path}${query}`, { body });
     expect(response.status).toBe(400);
     expect(response.json_).toEqual({ error });

@@ -1,6 +1,6 @@
 /**
  * v1 onramp and offramp orders over HTTP, through every branch of their state machines
- * (seed part 3), with the `order_updated` events in the outbox, and every refusal with its
+ * (V1OrderStatus), with the `order_updated` events in the outbox, and every refusal with its
  * documented status and body, storing nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * v1 swaps over HTTP through every branch (seed part 3, "v1 swap"), with `swap_updated`
+ * v1 swaps over HTTP through every branch (V1SwapStatus), with `swap_updated`
  * in the outbox, and every refusal with its documented status and body.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /** v1 wallets over HTTP: custody rules, chains, duplicates and scoping. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fitsChain } from '../../server/features/v1/chain.ts';
+import { fitsChain } from '../../server/shared/world.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { count, createCustomer, otherPartner, randomSolanaAddress, signerPublicKey, solanaAddress, stellarAddress } from '../support/v1Money.ts';

@@ -256,7 +256,7 @@ describe('v1 webhook subscriptions', () => {
   it.each([
     [{ pageSize: 101 }, 'You can only request 100 items at a time'],
     [{ pageSize: 0 }, 'Page size must be greater than 0'],
-  ])('answers the seed\'s messages for %j', async (body, error) => {
+  ])('answers the documented messages for %j', async (body, error) => {
     const response = await server.call('POST', '/ramp/webhooks', { body });
     expect(response.status).toBe(400);
     expect(response.json_).toEqual({ error });

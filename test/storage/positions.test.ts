@@ -30,8 +30,8 @@ let clabes = 0;
 
 function quoteRow(organizationId: string, now: string) {
   return {
-    id: randomUUID(), organization_id: organizationId, type: 'onramp', source_asset: 'MXN', target_asset: 'USDC', source_amount: '100', target_amount: '5',
-    rate: '0.05', fee: '0', rail: 'spei', payment_account_id: null, wallet_address: null, created_at: now, expires_at: now,
+    id: randomUUID(), organization_id: organizationId, type: 'onramp' as const, source_asset: 'MXN', target_asset: 'USDC', source_amount: '100', target_amount: '5',
+    rate: '0.05', fee: '0', rail: 'spei' as const, payment_account_id: null, wallet_address: null, created_at: now, expires_at: now,
   };
 }
 function orderRow(organizationId: string, quoteId: string, now: string): NewOrderRow {
@@ -49,12 +49,12 @@ async function addOrder(db: Db, organizationId: string, now: string) {
 }
 function paymentAccountRow(organizationId: string, now: string) {
   return {
-    id: randomUUID(), organization_id: organizationId, kind: 'bankAccount', clabe: `0021800000000${String(++clabes).padStart(5, '0')}`, memo: null,
-    account_holder_name: 'Holder', tax_id: 'XAXX010101000', status: 'pending', rails: '{}', verify_at: null, created_at: now, updated_at: now,
+    id: randomUUID(), organization_id: organizationId, kind: 'bankAccount' as const, clabe: `0021800000000${String(++clabes).padStart(5, '0')}`, memo: null,
+    account_holder_name: 'Holder', tax_id: 'XAXX010101000', status: 'pending' as const, rails: '{}', verify_at: null, created_at: now, updated_at: now,
   };
 }
 const walletRow = (organizationId: string, now: string) => ({
-  id: randomUUID(), organization_id: organizationId, address: randomUUID(), blockchain: 'solana', custody: 'external', signer_public_key: null, created_at: now,
+  id: randomUUID(), organization_id: organizationId, address: randomUUID(), blockchain: 'solana' as const, custody: 'external' as const, signer_public_key: null, created_at: now,
 });
 const v1WalletRow = (partnerId: string, customerId: string, now: string) => ({
   id: randomUUID(), partner_id: partnerId, customer_id: customerId, address: randomUUID(), blockchain: 'solana' as const, custody: 'external' as const,
@@ -62,16 +62,16 @@ const v1WalletRow = (partnerId: string, customerId: string, now: string) => ({
 });
 const v1BankAccountRow = (partnerId: string, customerId: string, now: string) => ({
   id: randomUUID(), partner_id: partnerId, customer_id: customerId, clabe: `0021800000000${String(++clabes).padStart(5, '0')}`, account_label: 'Bank',
-  currency: 'MXN', role: 'owner', status: 'bank_account_pending', compliant: 0, created_at: now, updated_at: now,
+  currency: 'MXN', role: 'owner', status: 'bank_account_pending' as const, compliant: 0, created_at: now, updated_at: now,
 });
 const v1OrderRow = (partnerId: string, customerId: string, now: string) => ({
-  id: randomUUID(), partner_id: partnerId, customer_id: customerId, type: 'onramp' as const, status: 'created', source_amount: '100', target_amount: '5',
+  id: randomUUID(), partner_id: partnerId, customer_id: customerId, type: 'onramp' as const, status: 'created' as const, source_amount: '100', target_amount: '5',
   token: 'USDC', blockchain: 'solana' as const, wallet_id: null, wallet_address: 'w', bank_account_id: null, deposit_clabe: null, confirmed_tx_signature: null,
   burn_transaction: null, transaction_expired: 0, approval_message_id: null, approval_message: null, approval_summary: null, due_at: null,
   created_at: now, updated_at: now,
 });
 const subscriptionRow = (organizationId: string, surface: 'v1' | 'v2', now: string) => ({
-  id: randomUUID(), surface, organization_id: organizationId, event_type: 'orderUpdated', url: `https://example.com/${randomUUID()}`, secret: 's',
+  id: randomUUID(), surface, organization_id: organizationId, event_type: 'orderUpdated' as const, url: `https://example.com/${randomUUID()}`, secret: 's',
   created_at: now, updated_at: now,
 });
 

@@ -1,9 +1,10 @@
 /**
- * The error formats of seed part 7, checked the same way by every test: v2 answers problem
+ * The error formats of each document's Errors section, checked the same way by every test: v2 answers problem
  * details from the contract's catalogue; v1 and lookup answer `{"error": "<message>"}`.
  */
 import { expect } from 'vitest';
 import { loadContract } from '../../server/shared/contract.ts';
+import type { ProblemSlug } from '../../server/shared/problems.ts';
 
 const { problems } = loadContract();
 const typePrefix = 'https://docs.ramp.example/errors/';
@@ -15,7 +16,8 @@ type Answer = { status: number; headers: Headers; json_: any; text_?: string };
 
 /** The catalogue's problem of this slug, exactly: status, type and fixed title, a detail and a fresh instance. */
 export function expectProblem(response: Answer, status: number, slug: string, where = response.text_ ?? JSON.stringify(response.json_)) {
-  const problem = problems.get(slug);
+  // A runtime string (documented answers are read from the contract): checked just below.
+  const problem = problems.get(slug as ProblemSlug);
   expect(problem, `${slug} is in the contract's problem catalogue`).toBeDefined();
   expect(problem!.status, `the catalogue's status of ${slug}`).toBe(status);
   expect(response.status, where).toBe(status);

@@ -7,9 +7,12 @@ import { expect } from 'vitest';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
 import { formatApiKey, newKeyId, newSalt } from '../../server/features/apiKeys/rules.ts';
 import { makeClabe } from '../../server/shared/clabe.ts';
-import { base58 } from '../../server/features/v1/chain.ts';
+import { base58 } from '../../server/shared/world.ts';
 import { organizationsRepository } from '../../server/features/organizations/repository.ts';
+import type { components } from '../../generated/types/ramp.ts';
 import type { TestServer } from './server.ts';
+
+type V1WebhookEventType = components['schemas']['V1WebhookEventType'];
 
 /** A clock that only moves when the test says so: automatic steps happen exactly when due. */
 export function manualClock(start = '2026-03-02T15:00:00.000Z') {
@@ -98,7 +101,7 @@ export async function createBankAccount(server: TestServer, customerId: string, 
 }
 
 /** The v1 events of one type, oldest first, as `{ partnerId, organizationId, entity }`. */
-export async function v1Events(server: TestServer, type: string, entityId?: string) {
+export async function v1Events(server: TestServer, type: V1WebhookEventType, entityId?: string) {
   const rows = await server.services.storage.db
     .selectFrom('events')
     .selectAll()

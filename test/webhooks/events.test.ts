@@ -1,5 +1,5 @@
 /**
- * Every webhook event of seed part 6, end to end. Each one is produced by the public
+ * Every webhook event of v1.yaml and v2.yaml, end to end. Each one is produced by the public
  * operations a partner or the sandbox simulators call over HTTP, delivered to a real
  * receiver on loopback through a subscription made with the subscription endpoints (v1 over
  * https), and checked as a receiver would: the signature with `canonicalize` and node:crypto
@@ -438,7 +438,7 @@ describe('v1 events (https)', () => {
     await ok(post(`/ramp/customer/${id}/kyc`, { ...v1Person, address: { ...v1Person.address, postalCode: '06500' } }));
     body = await eventOf(sub, about, id, () => post(`/sandbox/ramp/customer/${id}/kyc`, { status: 'kyc_approved' }));
     expect(body).toEqual({ kyc_updated: { ...(await kyc()), customerId: id } });
-    // On approval only status and approved (seed part 2).
+    // On approval only status and approved (V1Kyc).
     expect(body.kyc_updated).toEqual({ status: 'kyc_approved', approved: true, customerId: id });
 
     await settled(sub);

@@ -1,4 +1,4 @@
-/** The retry rules of seed part 6, outcome by outcome and attempt by attempt. */
+/** The retry rules of the Webhooks sections of v1.yaml and v2.yaml, outcome by outcome and attempt by attempt. */
 import { describe, expect, it } from 'vitest';
 import { decide, maxAttempts, type AttemptOutcome } from '../../server/features/webhooks/retry.ts';
 

@@ -1,4 +1,4 @@
-/** Who is calling: the API key in `Authorization` checked against its stored hash (seed part 5). */
+/** Who is calling: the API key in `Authorization` checked against its stored hash (v2.yaml, Authentication: else 401 `unauthorized`). */
 import type { Config } from '../../config.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Db } from '../../storage/database.ts';

@@ -43,15 +43,14 @@ export async function bootstrapSeedKey(storage: Storage, config: Config, now: Da
       if (!existing) {
         await keys.insert({ id: randomUUID(), lookup: keyLookup(key.keyId), organization_id: organization.id, env: key.env, hash, prefix: displayPrefix(key.raw), created_at: at, revoked_at: null, last_used_at: null });
       } else if (existing.revoked_at !== null || existing.hash !== hash) {
-        await tx.updateTable('api_keys').set({ revoked_at: null, hash }).where('id', '=', existing.id).execute();
+        await keys.restore(existing.id, hash);
       }
       return { organizationId: organization.id };
     });
   }
   if (config.env !== 'sandbox') return {};
   return storage.db.transaction().execute(async (tx) => {
-    const any = await tx.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
-    if (any) return {};
+    if (await organizationsRepository(tx).any()) return {};
     const organization = await organizationsRepository(tx).insert({
       id: newOrganizationId(), parentId: null, type: 'business', displayName: 'Sandbox partner',
       keySalt: newSalt(), kybStatus: 'approved', kybApprovedAt: at, kycStatus: 'approved', now: at,

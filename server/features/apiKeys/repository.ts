@@ -12,6 +12,11 @@ export function apiKeysRepository(db: Db | Tx) {
       return findWithOrganization(db, lookup);
     },
 
+    /** Makes a key active again with this hash (the configured seed key at start). */
+    async restore(id: string, hash: string) {
+      await db.updateTable('api_keys').set({ revoked_at: null, hash }).where('id', '=', id).execute();
+    },
+
     /** Records when the key was last used. */
     async touch(id: string, at: string) {
       await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();

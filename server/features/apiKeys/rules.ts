@@ -1,5 +1,5 @@
 /**
- * API keys (seed part 5): `api_{env}:{key_id}:{org_id}`, stored as a salted hash with the
+ * API keys (v2.yaml, Authentication): `api_{env}:{key_id}:{org_id}`, stored as a salted hash with the
  * owning organization's salt, compared in constant time, shown in full once and afterwards
  * by their first 16 characters.
  */

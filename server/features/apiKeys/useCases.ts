@@ -1,12 +1,12 @@
 /**
- * Issuing and revoking API keys (seed part 5, rules 5 to 7): only a business organization
+ * Issuing and revoking API keys (createApiKey, deleteApiKey; v2.yaml, Authentication): only a business organization
  * whose KYB is approved holds keys, at most 5 active at a time, the whole key is returned
  * once and only its hash is kept, a revoked key stops working with its next request.
  *
  * A key creates keys for its own organization only, never for a customer organization
  * (createApiKey in the contract). A customer's key acts as the customer, whose own children
  * are its direct children: a partner that could mint one would reach its grandchildren,
- * which the service keeps out of its reach (seed part 2: only direct children are
+ * which the service keeps out of its reach (v2.yaml, Organizations: only direct children are
  * addressable through the partner's key). It would gain nothing else, since its own key
  * already acts for the customer. Listing and revoking a direct customer's keys stay
  * allowed: they reach nothing further, and a partner can end a leaked one.
@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Db, Storage } from '../../storage/database.ts';
+import { organizationsRepository } from '../organizations/repository.ts';
 import { apiKeysRepository, type ApiKeyRow } from './repository.ts';
 import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, maxActiveKeys, newKeyId } from './rules.ts';
 
@@ -35,9 +36,7 @@ export async function issueApiKey(storage: Storage, config: Pick<Config, 'env'>,
   return storage.db.transaction().execute(async (tx) => {
     // The organization row is the lock that serializes key creation for it: two concurrent
     // requests cannot both see 4 active keys and both add a fifth (SQLite has one writer).
-    let query = tx.selectFrom('organizations').selectAll().where('id', '=', organizationId);
-    if (storage.engine === 'postgres') query = query.forUpdate();
-    const organization = await query.executeTakeFirst();
+    const organization = await organizationsRepository(tx, storage.engine).findForUpdate(organizationId);
     if (!organization) throw new Problem('not-found', `Organization ${organizationId} was not found.`);
     if (organization.type !== 'business') throw new Problem('forbidden', 'Only business organizations can hold API keys.');
     if (organization.kyb_status !== 'approved') {

@@ -1,5 +1,5 @@
 /**
- * Verifying a partner-signed JWT (seed part 5, rules designed in openapi/paths/auth/auth_token.yaml):
+ * Verifying a partner-signed JWT (createToken's jwt-bearer grant, rules designed in openapi/paths/auth/auth_token.yaml):
  * asymmetric algorithms only, keys only from the registered issuer's JWKS (never from the
  * token's `jwk`, `jku` or `x5u` headers), the token endpoint as the only audience, required
  * and bounded times, required `jti`/`nonce`, `sub`, `email`, `name`, and a recognized

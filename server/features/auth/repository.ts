@@ -1,6 +1,6 @@
 /** Partner sign-in storage: JWT issuers, remembered JWT ids, sign-ins (grants) and token hashes. */
 import type { Selectable } from 'kysely';
-import type { Db, Tx } from '../../storage/database.ts';
+import type { Db, Engine, Tx } from '../../storage/database.ts';
 import type { AuthGrantsTable, AuthTokensTable, JwtIssuersTable } from '../../storage/tables.ts';
 
 export type JwtIssuerRow = Selectable<JwtIssuersTable>;
@@ -62,8 +62,15 @@ export function jwtIssuersRepository(db: Db | Tx) {
   };
 }
 
-export function authRepository(db: Db | Tx) {
+export function authRepository(db: Db | Tx, engine?: Engine) {
   return {
+    /** A refresh token by its hash, locked on PostgreSQL until the transaction ends (SQLite serializes writers). */
+    findRefreshForUpdate(hash: string) {
+      let query = db.selectFrom('auth_tokens').selectAll().where('hash', '=', hash).where('kind', '=', 'refresh');
+      if (engine === 'postgres') query = query.forUpdate();
+      return query.executeTakeFirst();
+    },
+
     /** Remembers a JWT id until it expires; false when it is already remembered (a replay). */
     async rememberAssertion(issuer: string, value: string, expiresAt: string): Promise<boolean> {
       const result = await db

@@ -168,10 +168,8 @@ export async function signInWithRefreshToken(services: Services, refreshToken: s
   // A reuse must revoke the sign-in *and* be refused: the revocation commits, then we throw.
   type Outcome = { reused: true } | { issued: TokenSet | Session };
   const outcome = await inTransaction(services, async (tx): Promise<Outcome> => {
-    const auth = authRepository(tx);
-    let query = tx.selectFrom('auth_tokens').selectAll().where('hash', '=', hash).where('kind', '=', 'refresh');
-    if (services.storage.engine === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
+    const auth = authRepository(tx, services.storage.engine);
+    const row = await auth.findRefreshForUpdate(hash);
     if (!row) throw grantError('The refresh token is unknown or has expired.');
     const grant = await auth.findGrant(row.grant_id);
     if (!grant || grant.revoked_at !== null) throw grantError('The refresh token has been revoked; sign in again with a new JWT.');

@@ -16,7 +16,7 @@
 import type { components } from '../../../generated/types/ramp.ts';
 import type { Services } from '../../services.ts';
 import type { Db } from '../../storage/database.ts';
-import { ordersRepository } from '../orders/repository.ts';
+import { ordersRepository, type OrderRow } from '../orders/repository.ts';
 import { applyOrderTimer } from '../orders/jobs.ts';
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
 import { applyAccountVerification } from '../paymentAccounts/jobs.ts';
@@ -43,7 +43,7 @@ export interface Timer {
   apply(services: Services, item: DueItem): Promise<boolean>;
 }
 
-const orderTimer = (job: string, timer: 'settle' | 'fundingDeadline', kind: TransitionKind, status: string, column: 'settle_at' | 'funding_deadline'): Timer => ({
+const orderTimer = (job: string, timer: 'settle' | 'fundingDeadline', kind: TransitionKind, status: OrderRow['status'], column: 'settle_at' | 'funding_deadline'): Timer => ({
   job,
   async due(db, scope, until, limit) {
     const rows = await ordersRepository(db).due(status, column, until, limit, scope);

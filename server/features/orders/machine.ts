@@ -1,6 +1,6 @@
 /**
- * The v2 order state machine (seed part 3, "v2 order statuses"; the seed shows no
- * transitions, these are designed). Every status change goes through `transition`, so an
+ * The v2 order state machine (the contract's OrderStatus; its transitions are
+ * designed). Every status change goes through `transition`, so an
  * illegal move is refused with its documented problem before anything is written.
  *
  *   created   → funded (deposit, confirmSourceFunds, authorize), refunded (depositMismatch),
@@ -10,7 +10,7 @@
  *   completed, failed, canceled, refunded: final
  */
 import type { components } from '../../../generated/types/ramp.ts';
-import { Problem } from '../../shared/problems.ts';
+import { Problem, type ProblemSlug } from '../../shared/problems.ts';
 import { everyValueOf } from '../../shared/contractEnums.ts';
 
 export type OrderStatus = components['schemas']['OrderStatus'];
@@ -61,7 +61,7 @@ export const legalTransitions: ReadonlySet<string> = new Set(
 export const canTransition = (from: OrderStatus, to: OrderStatus) => legalTransitions.has(`${from}→${to}`);
 
 /** The problem that refuses an action, by what the caller asked for. */
-const refusalSlug: Partial<Record<OrderAction, string>> = {
+const refusalSlug: Partial<Record<OrderAction, ProblemSlug>> = {
   cancel: 'order-not-cancelable',
 };
 

@@ -1,6 +1,5 @@
 /** The v2 order exactly as `getOrder` returns it and `orderUpdated` carries it. */
 import type { components } from '../../../generated/types/ramp.ts';
-import type { OrderStatus } from './machine.ts';
 import type { OrderRow } from './repository.ts';
 
 type Schemas = components['schemas'];
@@ -11,10 +10,10 @@ export function presentOrder(row: OrderRow): Order {
   const pendingAuthorization = row.status === 'created' && row.authorization_id !== null;
   return {
     id: row.id,
-    status: row.status as OrderStatus,
+    status: row.status,
     organizationId: row.organization_id,
     quoteId: row.quote_id,
-    type: row.type as Order['type'],
+    type: row.type,
     sourceAsset: row.source_asset,
     targetAsset: row.target_asset,
     sourceAmount: row.source_amount,

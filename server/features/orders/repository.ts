@@ -58,7 +58,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     },
 
     /** Writes the changes only if the status is still `from`; false when it moved meanwhile. */
-    async updateFrom(id: string, from: string, changes: Partial<Omit<OrderRow, 'id'>>): Promise<boolean> {
+    async updateFrom(id: string, from: OrderRow['status'], changes: Partial<Omit<OrderRow, 'id'>>): Promise<boolean> {
       const result = await db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
@@ -96,7 +96,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     },
 
     /** Orders whose timer is due by `now` on the clock of `scope` (features/clock), earliest first. */
-    due(status: string, column: 'settle_at' | 'funding_deadline', now: string, limit = 100, scope: DueScope = 'onRealTime') {
+    due(status: OrderRow['status'], column: 'settle_at' | 'funding_deadline', now: string, limit = 100, scope: DueScope = 'onRealTime') {
       return db
         .selectFrom('orders')
         .select(['id', 'organization_id', `${column} as due_at`])

@@ -18,8 +18,8 @@ import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
 import { quotesRepository } from '../quotes/repository.ts';
 import { walletsRepository } from '../wallets/repository.ts';
 import { recordV2Event } from '../webhooks/outbox.ts';
-import { makeClabe } from '../../shared/clabe.ts';
-import { transition, type OrderAction, type OrderStatus } from './machine.ts';
+import { base58, depositBank, evmAddress, newDepositClabe } from '../../shared/world.ts';
+import { transition, type OrderAction } from './machine.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
 import { assertUsable } from '../paymentAccounts/useCases.ts';
@@ -39,28 +39,10 @@ export const settleDelayMs = 1000;
 /** How long a prepared claim transaction stays valid on-chain. */
 export const claimLifetimeMs = 10 * 60_000;
 
-/** The sandbox's deposit account at STP: CLABEs 646 180 …, each order its own. */
-const depositBank = { code: '646', city: '180', name: 'STP', beneficiary: 'Ramp Example SA de CV' };
 const defaultChain: Blockchain = 'solana';
 
-const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-function base58(bytes: Buffer): string {
-  let n = BigInt(`0x${bytes.toString('hex')}`);
-  let out = '';
-  while (n > 0n) {
-    out = base58Alphabet[Number(n % 58n)] + out;
-    n /= 58n;
-  }
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    out = `1${out}`;
-  }
-  return out;
-}
-
 /** A fresh deposit address of the service on a chain. */
-const depositAddress = (chain: Blockchain) => (chain === 'solana' ? base58(randomBytes(32)) : `0x${randomBytes(20).toString('hex')}`);
+const depositAddress = (chain: Blockchain) => (chain === 'solana' ? base58(randomBytes(32)) : evmAddress());
 
 /** Where the source funds of an order go: a SPEI CLABE of its own for fiat, an address for tokens. */
 export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount' | 'source_asset' | 'blockchain'>, deadline: Date): FundingInstructions {
@@ -68,12 +50,12 @@ export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount'
     row.type === 'onramp'
       ? {
           type: 'spei',
-          clabe: makeClabe(depositBank.code, depositBank.city, String(randomInt(0, 100_000_000_000)).padStart(11, '0')),
+          clabe: newDepositClabe(),
           bankName: depositBank.name,
           beneficiaryName: depositBank.beneficiary,
           reference: String(randomInt(1, 10_000_000)),
         }
-      : { type: 'blockchain', blockchain: (row.blockchain ?? defaultChain) as Blockchain, address: depositAddress((row.blockchain ?? defaultChain) as Blockchain) };
+      : { type: 'blockchain', blockchain: row.blockchain ?? defaultChain, address: depositAddress(row.blockchain ?? defaultChain) };
   return { destination, amount: row.source_amount, asset: row.source_asset, expiresAt: deadline.toISOString() };
 }
 
@@ -158,7 +140,7 @@ export type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_i
 
 /** What leaving a status clears: a pending authorization, a due settlement, a claim. */
 export function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): Changes {
-  const status = transition(row.status as OrderStatus, action);
+  const status = transition(row.status, action);
   return {
     status,
     authorization_id: null,
@@ -223,7 +205,7 @@ export async function claimOrder(services: Services, organization: OrganizationR
     const claim: ClaimPreparation = {
       orderId: order.id,
       claimId: randomUUID(),
-      blockchain: (order.blockchain ?? defaultChain) as Blockchain,
+      blockchain: order.blockchain ?? defaultChain,
       transaction: randomBytes(180).toString('base64'),
       expiresAt: new Date(now.getTime() + claimLifetimeMs).toISOString(),
     };

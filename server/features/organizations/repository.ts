@@ -22,12 +22,12 @@ export const topOf = (organization: Pick<OrganizationRow, 'id' | 'parent_id' | '
 export interface NewOrganization {
   id: string;
   parentId: string | null;
-  type: 'business' | 'personal';
+  type: OrganizationRow['type'];
   displayName: string;
   keySalt: string;
-  kybStatus?: string;
+  kybStatus?: OrganizationRow['kyb_status'];
   kybApprovedAt?: string | null;
-  kycStatus?: string;
+  kycStatus?: OrganizationRow['kyc_status'];
   now: string;
 }
 
@@ -56,6 +56,11 @@ export function organizationsRepository(db: Db | Tx, engine?: Engine) {
       if (engine === 'postgres') query = query.forUpdate();
       return query.executeTakeFirst();
     },
+    /** Whether any organization exists (an empty database gets the sandbox partner). */
+    async any(): Promise<boolean> {
+      return (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+
     find(id: string) {
       return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
     },

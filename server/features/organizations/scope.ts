@@ -1,4 +1,4 @@
-/** Which organizations a key may act for: its own and its direct children (seed part 4). */
+/** Which organizations a key may act for: its own and its direct children (v2.yaml, Organizations). */
 import { Problem } from '../../shared/problems.ts';
 import type { Db } from '../../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from './repository.ts';

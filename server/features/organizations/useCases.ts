@@ -1,6 +1,6 @@
 /**
  * Child (customer) organizations: created under the key's organization, renamed by it.
- * Only the key's own organization and its direct children are reachable (seed part 4).
+ * Only the key's own organization and its direct children are reachable (v2.yaml, Organizations).
  */
 import { Problem } from '../../shared/problems.ts';
 import type { Caller } from './scope.ts';
@@ -24,7 +24,7 @@ function displayNameOf(value: string): string {
 export async function createChildOrganization(
   db: Db,
   caller: Caller,
-  request: { organizationId?: string; displayName: string; type: 'business' | 'personal' },
+  request: { organizationId?: string; displayName: string; type: OrganizationRow['type'] },
   now: Date,
 ): Promise<OrganizationRow> {
   const displayName = displayNameOf(request.displayName);

@@ -4,15 +4,19 @@
  * status follows from them.
  */
 import type { components } from '../../../generated/types/ramp.ts';
+import { everyValueOf } from '../../shared/contractEnums.ts';
 
 type Schemas = components['schemas'];
 export type PaymentAccount = Schemas['PaymentAccount'];
 export type Rail = Schemas['Rail'];
-export type Direction = 'source' | 'destination';
+/** A rail's directions: the fields of PaymentAccountRail that hold a RailDirectionStatus. */
+export type Direction = {
+  [K in keyof Schemas['PaymentAccountRail']]-?: NonNullable<Schemas['PaymentAccountRail'][K]> extends Schemas['RailDirectionStatus'] ? K : never;
+}[keyof Schemas['PaymentAccountRail']];
 export type DirectionStatus = Schemas['RailDirectionStatus'];
 export type Rails = Partial<Record<Rail, Schemas['PaymentAccountRail']>>;
 
-export const directions: Direction[] = ['source', 'destination'];
+export const directions = everyValueOf<Direction>()(['source', 'destination']);
 
 /** `ready` once any direction is ready, `pending` otherwise; `disabled` overrides both. */
 export function accountStatus(rails: Rails, disabled: boolean): PaymentAccount['status'] {

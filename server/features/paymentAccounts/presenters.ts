@@ -6,8 +6,8 @@ export function presentPaymentAccount(row: PaymentAccountRow): PaymentAccount {
   return {
     id: row.id,
     organizationId: row.organization_id,
-    kind: row.kind as PaymentAccount['kind'],
-    status: row.status as PaymentAccount['status'],
+    kind: row.kind,
+    status: row.status,
     rails: JSON.parse(row.rails) as Rails,
     accountDetails: { clabe: row.clabe, ...(row.memo !== null ? { memo: row.memo } : {}) },
     registrationInfo: { accountHolderName: row.account_holder_name, taxId: row.tax_id },

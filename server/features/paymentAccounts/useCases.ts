@@ -1,5 +1,5 @@
 /**
- * Payment accounts (v2, seed parts 2, 3 and 7): a bank account registered by CLABE for an
+ * Payment accounts (v2: createPaymentAccount, the PaymentAccount schema): a bank account registered by CLABE for an
  * organization on a rail. Each rail direction moves `pending` → `ready` when the rail has
  * verified the account (a job; quick in the sandbox), and `paymentAccountUpdated` is sent
  * on every change of the account status or of a direction.
@@ -18,7 +18,7 @@ import { clabeProblem } from '../../shared/clabe.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
 
-/** What each rail carries and its limits, in the rail's currency (seed part 8: not shown, designed). */
+/** What each rail carries and its limits, in the rail's currency (PaymentAccountRail's minAmount and maxAmount; the values are designed). */
 export const railSpecs: Record<Rail, { currency: string; minAmount: string; maxAmount: string }> = {
   spei: { currency: 'MXN', minAmount: '1.00', maxAmount: '500000.00' },
 };
@@ -60,7 +60,7 @@ export function assertUsable(row: PaymentAccountRow, rail: Rail, direction: Dire
 }
 
 export interface PaymentAccountRequest {
-  kind: 'bankAccount' | 'debitCard';
+  kind: PaymentAccountRow['kind'];
   rail: Rail;
   accountDetails: { clabe: string; memo?: string };
   registrationInfo?: { accountHolderName?: string; taxId?: string };

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
+import type { components } from '../../../generated/types/ramp.ts';
 
 import { defaultPricesFile } from '../../config.ts';
 
@@ -42,47 +43,11 @@ export interface PricesConfig {
   tokens: (BondConfig | PrincipalTokenConfig)[];
 }
 
-export interface TokenCostSource {
-  exchange_rate: string;
-  token_cost_in_usd: string;
-  updated_at: number;
-}
-
-export interface TokenCost {
-  token_symbol: string;
-  token_mint: string;
-  token_kind: 'bond' | 'principal_token';
-  underlying_bond_symbol?: string;
-  currency: string;
-  token_cost_in_fiat: string;
-  token_cost_in_usd: string;
-  fiat_exchange_rate_with_usd: string;
-  current_basis_points: number;
-  current_time: string;
-  payment_mint?: string;
-  sources: Record<string, TokenCostSource>;
-}
-
-export interface PaymentData {
-  bond_cost_in_fiat: string;
-  bond_cost_in_payment_token: string;
-  bond_cost_in_usd: string;
-  bond_symbol: string;
-  currency: string;
-  current_basis_points: number;
-  current_time: string;
-  fiat_exchange_rate_with_usd: string;
-  mint: string;
-  symbol: string;
-  sources: Record<string, { bond_cost_in_usd: string; exchange_rate: string; updated_at: number }>;
-}
-
-export interface ExchangeRate {
-  rate: string;
-  currency: string;
-  updated_at: number;
-  sources: Record<string, { exchange_rate: string; updated_at: number }>;
-}
+type Schemas = components['schemas'];
+export type TokenCostSource = Schemas['TokenCostSource'];
+export type TokenCost = Schemas['TokenCost'];
+export type PaymentData = Schemas['PaymentData'];
+export type ExchangeRate = Schemas['ExchangeRate'];
 
 const year = 365 * 24 * 3600;
 const fiatPlaces = 6;

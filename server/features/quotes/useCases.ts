@@ -15,6 +15,7 @@ import { quotesRepository, type QuoteRow } from './repository.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { assertUsable, railSpecs } from '../paymentAccounts/useCases.ts';
 import type { PriceFeed } from '../prices/feed.ts';
+import { fiatPrecision, stablecoins, tokenPrecision } from '../../shared/world.ts';
 
 type Schemas = components['schemas'];
 export type Quote = Schemas['Quote'];
@@ -24,7 +25,7 @@ export type OrderType = Schemas['OrderType'];
 /** How long a quote stays firm. */
 export const quoteLifetimeMs = 5 * 60_000;
 
-/** The sandbox limit on onramps (seed part 8): 500 MXN per quote. */
+/** The sandbox limit on onramps (v2.yaml, Sandbox; SandboxLimitExceededProblem): 500 MXN per quote. */
 export const sandboxOnrampLimit = new Decimal(500);
 
 /** The fee, as a fraction of the source amount, by direction. */
@@ -34,9 +35,6 @@ export const feeRates: Record<OrderType, Decimal> = {
   swap: new Decimal('0.001'),
 };
 
-const stablecoins = ['USDC', 'USDT'];
-const fiatPrecision = 2;
-const tokenPrecision = 6;
 const rateDigits = 8;
 
 export interface Asset {

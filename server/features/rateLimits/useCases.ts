@@ -1,8 +1,8 @@
 /**
- * Rate limiting (seed parts 7 and 8: 429 `rate-limit-exceeded` with `Retry-After`, "for
- * example on balance reads per organization"). Fixed windows (one second by default)
+ * Rate limiting (v2.yaml, Rate limits: 429 `rate-limit-exceeded` with `Retry-After`, "for
+ * example reads for one organization"). Fixed windows (one second by default)
  * counted in the database, so every process on one database counts together and a restart
- * forgets nothing that matters. The thresholds are not shown by the seed: configured, off by
+ * forgets nothing that matters. The contract sets no threshold: configured, off by
  * default.
  */
 import { Problem } from '../../shared/problems.ts';

@@ -8,6 +8,7 @@ import { organizationsRepository, type OrganizationRow } from '../organizations/
 import type { V1ListRequest, V1Scope } from './repository.ts';
 import { pageMeta, v1Page, type V1PaginationBody } from '../../shared/pagination.ts';
 import type { PriceFeed } from '../prices/feed.ts';
+import { stablecoins } from '../../shared/world.ts';
 
 /** A customer the key may act for: a direct child of its organization; anything else is 404. */
 export async function v1Customer(db: Db | Tx, caller: Caller, customerId: string): Promise<OrganizationRow> {
@@ -45,9 +46,6 @@ export function v1Envelope<T>(config: Pick<Config, 'baseUrl'>, path: string, pag
   const next = page.number + 1 < meta.totalPages ? `${config.baseUrl}${path}?pageNumber=${page.number + 1}&pageSize=${page.size}` : null;
   return { items, ...meta, next };
 }
-
-/** Stablecoins the service trades besides the tokens of the price feed. */
-const stablecoins = ['USDC', 'USDT'];
 
 /** Whether the service trades this token symbol (the feed's tokens and USD stablecoins); `now` is real time, as the feed's. */
 export function isKnownToken(prices: PriceFeed, symbol: string, now: Date): boolean {

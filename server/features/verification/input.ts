@@ -1,6 +1,6 @@
 /**
- * Every problem of a KYC or KYB submission at once (seed part 7: "The KYC verification
- * endpoints report every missing or invalid field in one 400"). The shape rules come from
+ * Every problem of a KYC or KYB submission at once (submitKyc, submitKyb, v1SubmitCustomerKyc:
+ * every missing or invalid field in one 400). The shape rules come from
  * the contract's own request schema, checked with every error collected; the rules a schema
  * cannot say (age, RFC or CURP form, real and unrestricted countries, representatives and
  * ownership) are checked here. Both lists are merged, one entry per field.

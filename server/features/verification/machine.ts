@@ -2,7 +2,7 @@
  * The state machine of a verification (v2 KYC of a person, v2 KYB of a business: the same
  * five statuses and the same moves), and its v1 projections. Pure: no storage, no HTTP.
  *
- * The seed gives the statuses and one move (submitted → inProgress when the next stage
+ * The contract gives the statuses (VerificationStatus) and one move (submitted → inProgress when the next stage
  * brings new requirements); the rest is designed:
  *
  * | from \ to  | notStarted | inProgress | submitted | approved | denied |
@@ -14,8 +14,8 @@
  * | denied     | no         | no         | no        | no       | (stay) |
  *
  * A verification never goes back to notStarted, and approved and denied are final decisions.
- * notStarted/inProgress → approved is the sandbox's "Approve" action (seed part 5: "KYB is
- * self-approved"), as a provider reusing an earlier verification would. A stay is not a
+ * notStarted/inProgress → approved is the sandbox's "Approve" action (simulateKyc,
+ * simulateKyb), as a provider reusing an earlier verification would. A stay is not a
  * move: it changes no status and emits no status event.
  */
 import type { components } from '../../../generated/types/ramp.ts';
@@ -37,13 +37,13 @@ export const verificationStatuses = everyValueOf<VerificationStatus>()(['notStar
 // ---- state ------------------------------------------------------------------------------
 
 /**
- * v1 customer status (seed part 3, "Other state sets"): verified once approved, failed
+ * v1 customer status (the contract's V1CustomerStatus): verified once approved, failed
  * once denied for good, pending while the verification can still be completed (a review
  * that asks for more keeps the customer pending). Pass the organization row: a person
- * follows its KYC, a business its KYB. A bare string is read as a KYC status.
+ * follows its KYC, a business its KYB. A bare status is read as a KYC status.
  */
 export function v1CustomerStatus(
-  subject: string | { type: 'business' | 'personal'; kyc_status: string; kyb_status: string },
+  subject: VerificationStatus | Pick<OrganizationRow, 'type' | 'kyc_status' | 'kyb_status'>,
 ): V1CustomerStatus {
   const status = typeof subject === 'string' ? subject : subject.type === 'business' ? subject.kyb_status : subject.kyc_status;
   if (status === 'approved') return 'customer_verified';
@@ -60,7 +60,7 @@ export interface VerificationState {
 export const verificationKindOf = (organization: Pick<OrganizationRow, 'type'>): VerificationKind => (organization.type === 'business' ? 'kyb' : 'kyc');
 
 export const statusOf = (organization: OrganizationRow, kind: VerificationKind): VerificationStatus => {
-  const status = kind === 'kyc' ? organization.kyc_status : organization.kyb_status;
+  const status: string = kind === 'kyc' ? organization.kyc_status : organization.kyb_status;
   return isVerificationStatus(status) ? status : 'notStarted';
 };
 
@@ -87,6 +87,7 @@ const noun = (kind: VerificationKind) => (kind === 'kyc' ? 'KYC' : 'KYB');
  * `conflict` (thrown before anything is written, so a refusal never half-applies).
  */
 export function nextStatus(kind: VerificationKind, organizationId: string, from: string, to: VerificationStatus): VerificationStatus {
+  // A stored value outside the contract's enum (a hand-edited database) reads as notStarted.
   const current = isVerificationStatus(from) ? from : 'notStarted';
   if (current === to || canMove(current, to)) return to;
   if (to === 'submitted') {

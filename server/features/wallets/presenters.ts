@@ -9,8 +9,8 @@ export function presentWallet(row: WalletRow): Wallet {
     id: row.id,
     organizationId: row.organization_id,
     address: row.address,
-    blockchain: row.blockchain as Wallet['blockchain'],
-    custody: row.custody as Wallet['custody'],
+    blockchain: row.blockchain,
+    custody: row.custody,
     ...(row.signer_public_key !== null ? { signerPublicKey: row.signer_public_key } : {}),
     createdAt: row.created_at,
   };

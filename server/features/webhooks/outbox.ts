@@ -19,14 +19,16 @@ import { eventSubjectId } from '../../shared/eventSubject.ts';
 
 type Schemas = components['schemas'];
 
-export interface V2Objects {
+/** The object each v2 event carries beside its envelope, by event type. */
+interface V2ObjectsByType {
   orderUpdated: { order: Schemas['Order'] };
   paymentAccountUpdated: { paymentAccount: Schemas['PaymentAccount'] };
   kycUpdated: { kyc: Schemas['Kyc'] };
   kybUpdated: { kyb: Schemas['Kyb'] };
 }
 
-export interface V1Entities {
+/** The entity each v1 event carries, by event type. */
+interface V1EntitiesByType {
   order_updated: Schemas['V1Order'];
   swap_updated: Schemas['V1Swap'];
   customer_updated: Schemas['V1Customer'];
@@ -35,8 +37,12 @@ export interface V1Entities {
   bank_account_updated: Schemas['V1BankAccount'];
 }
 
-export type V2EventType = keyof V2Objects;
-export type V1EventType = keyof V1Entities;
+export type V2EventType = Schemas['WebhookEventType'];
+export type V1EventType = Schemas['V1WebhookEventType'];
+
+/** One entry per event type of the contract: a type the maps above lack fails `tsc`. */
+export type V2Objects = { [T in V2EventType]: V2ObjectsByType[T] };
+export type V1Entities = { [T in V1EventType]: V1EntitiesByType[T] };
 
 /** The organization an event is about: its row, or the part of it the outbox reads. */
 export type EventOrganization = Pick<OrganizationRow, 'id' | 'parent_id'>;
@@ -82,7 +88,7 @@ export async function recordV1Event<T extends V1EventType>(
 
 async function insert(
   tx: Tx,
-  e: { id: string; surface: 'v1' | 'v2'; type: string; organization: EventOrganization; payload: unknown } & EventTimes,
+  e: { id: string; surface: 'v1' | 'v2'; type: V2EventType | V1EventType; organization: EventOrganization; payload: unknown } & EventTimes,
 ) {
   const partnerId = partnerOf(e.organization);
   const webhooks = webhooksRepository(tx);

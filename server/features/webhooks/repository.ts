@@ -114,7 +114,7 @@ export function webhooksRepository(db: Db | Tx) {
     },
 
     /** The subscriptions an event goes to: its partner's, of its surface and type. */
-    matchingSubscriptions(partnerId: string, surface: Surface, eventType: string) {
+    matchingSubscriptions(partnerId: string, surface: Surface, eventType: SubscriptionRow['event_type']) {
       return db
         .selectFrom('webhook_subscriptions')
         .select(['id'])

@@ -1,5 +1,5 @@
 /**
- * The retry rules of seed part 6 ("Delivery and retries") as one pure function, so the table
+ * The retry rules of the Webhooks sections of v1.yaml and v2.yaml as one pure function, so the table
  * of outcomes is tested on its own (test/webhooks/retry.test.ts).
  *
  * v2: up to 3 attempts; retry after a connection error, a timeout, a 5xx, 408, 429 or any

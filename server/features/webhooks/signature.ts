@@ -1,5 +1,5 @@
 /**
- * `X-Signature: sha256={hex}` (seed part 6): HMAC-SHA256 over the RFC 8785 (JCS) canonical
+ * `X-Signature: sha256={hex}` (the X-Signature header of every webhook): HMAC-SHA256 over the RFC 8785 (JCS) canonical
  * form of the body, keyed with the subscription secret decoded from base64url.
  * The canonical form is server/shared/jcs.ts's.
  */

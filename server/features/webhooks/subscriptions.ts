@@ -1,5 +1,5 @@
 /**
- * Subscriptions (seed part 6, "Subscription rules") and what partners see of deliveries.
+ * Subscriptions (createWebhookSubscription, v1CreateWebhook) and what partners see of deliveries.
  * v1 and v2 subscriptions live apart: each surface lists, reads and deletes its own only,
  * and each receives only its own surface's events.
  */
@@ -27,7 +27,7 @@ export async function createSubscription(
   services: Services,
   organizationId: string,
   surface: Surface,
-  request: { url: string; eventType: string },
+  request: { url: string; eventType: SubscriptionRow['event_type'] },
 ): Promise<SubscriptionRow> {
   const production = services.config.env === 'production';
   const problem = urlProblem(request.url, { httpsOnly: surface === 'v1' || production, publicOnly: production });

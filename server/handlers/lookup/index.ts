@@ -1,4 +1,4 @@
-/** The public lookups (seed part 4, "Lookup endpoints"). */
+/** The public lookups (lookup.yaml). */
 import { countryList, restrictedCountries } from '../../shared/countries.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';

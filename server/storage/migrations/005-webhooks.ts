@@ -16,7 +16,7 @@ export async function up(db: Kysely<any>) {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  // One subscription per URL and event type (seed part 6); also the fan-out lookup.
+  // One subscription per URL and event type (a second is 409 `conflict`: WebhookSubscriptionRequest); also the fan-out lookup.
   await db.schema
     .createIndex('webhook_subscriptions_unique')
     .on('webhook_subscriptions')

@@ -1,5 +1,5 @@
 /**
- * v1 bank account statuses (seed part 3, "Other state sets"). The seed shows no
+ * v1 bank account statuses (the contract's V1BankAccountStatus). It documents no
  * transitions, so the contract lets verification move an account from any status to any
  * other (a bank can suspend an active account, or ask for a deposit again); setting the
  * status it already has is no change and emits nothing.
@@ -24,5 +24,5 @@ export function canMoveBankAccount(from: V1BankAccountStatus, to: V1BankAccountS
   return from !== to;
 }
 
-/** Usable as an offramp destination: active and compliant (seed part 2, "Bank account (v1)"). */
+/** Usable as an offramp destination: active and compliant (V1BankAccount's status and compliant). */
 export const isBankAccountUsable = (account: { status: string; compliant: boolean }) => account.status === 'bank_account_active' && account.compliant;

@@ -12,7 +12,7 @@ export function presentV1BankAccount(row: V1BankAccountRow): Schemas['V1BankAcco
     internalAccountId: row.id,
     organizationId: row.customer_id,
     role: row.role,
-    status: row.status as Schemas['V1BankAccountStatus'],
+    status: row.status,
     clabe: row.clabe,
     createdAt: row.created_at,
   };

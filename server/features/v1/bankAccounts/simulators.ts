@@ -6,7 +6,7 @@ import type { Services } from '../../../services.ts';
 import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow } from '../repository.ts';
 import { recordV1Event } from '../../webhooks/outbox.ts';
-import { canMoveBankAccount, type V1BankAccountStatus } from './machine.ts';
+import { canMoveBankAccount } from './machine.ts';
 import { ownedBy, v1Customer } from '../common.ts';
 import { presentV1BankAccount } from './presenters.ts';
 import { onboardingUrlLifetimeSeconds, sha256 } from './useCases.ts';
@@ -19,8 +19,8 @@ export async function simulateV1BankAccount(services: Services, caller: Caller, 
   return db.transaction().execute(async (tx) => {
     const accounts = v1BankAccountsRepository(tx, engine);
     const account = ownedBy(await accounts.find(id.toLowerCase(), true), caller, 'Bank account not found');
-    const to = body.status as V1BankAccountStatus;
-    const statusChanges = canMoveBankAccount(account.status as V1BankAccountStatus, to);
+    const to = body.status;
+    const statusChanges = canMoveBankAccount(account.status, to);
     const compliant = body.compliant === undefined ? account.compliant : body.compliant ? 1 : 0;
     if (!statusChanges && compliant === account.compliant) return account;
     const now = services.clock.now();

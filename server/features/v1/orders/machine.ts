@@ -1,7 +1,7 @@
 /**
- * The v1 order state machines (seed part 3, "v1 onramp order" and "v1 offramp order"),
+ * The v1 order state machines (the transitions the contract's V1OrderStatus documents for onramps and offramps),
  * one table per order type. Every status change goes through `nextOrderStatus`, so a
- * transition the seed does not draw cannot be applied from anywhere.
+ * transition V1OrderStatus does not document cannot be applied from anywhere.
  */
 import type { components } from '../../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../../shared/contractEnums.ts';
@@ -43,7 +43,7 @@ export const v1OrderTransitions: Record<V1OrderType, readonly Row[]> = {
   ],
 };
 
-/** Whether the seed draws an arrow from `from` to `to` for this order type. */
+/** Whether V1OrderStatus documents a transition from `from` to `to` for this order type. */
 export function canMoveOrder(type: V1OrderType, from: V1OrderStatus, to: V1OrderStatus): boolean {
   return v1OrderTransitions[type].some(([f, , t]) => f === from && t === to);
 }

@@ -11,7 +11,7 @@ export function presentV1Order(row: V1OrderRow): Schemas['V1Order'] {
     id: row.id,
     customerId: row.customer_id,
     type: row.type,
-    status: row.status as Schemas['V1OrderStatus'],
+    status: row.status,
     sourceAmount: row.source_amount,
     targetAmount: row.target_amount,
     token: row.token,

@@ -3,7 +3,7 @@
  * written in one transaction with its `order_updated` event, whose entity is the order as
  * `GET /ramp/order/{id}` returns it.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../../generated/types/ramp.ts';
 import type { Caller } from '../../organizations/scope.ts';
@@ -13,11 +13,10 @@ import type { Tx } from '../../../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../../organizations/repository.ts';
 import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1NewRow, type V1OrderRow, type V1WalletRow } from '../repository.ts';
 import { recordV1Event } from '../../webhooks/outbox.ts';
-import { makeClabe } from '../../../shared/clabe.ts';
 import { isApproved } from '../../organizations/rules.ts';
 import { bankAccountShortName } from '../bankAccounts/useCases.ts';
 import { isBankAccountUsable } from '../bankAccounts/machine.ts';
-import { chainOf, newTransactionId, newUnsignedTransaction, type Blockchain } from '../chain.ts';
+import { chainOf, fiatPrecision, newDepositClabe, newTransactionId, newUnsignedTransaction, tokenPrecision, type Blockchain } from '../../../shared/world.ts';
 import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from '../common.ts';
 import { nextOrderStatus, type V1OrderEvent, type V1OrderStatus } from './machine.ts';
 import { presentV1Order } from './presenters.ts';
@@ -26,13 +25,12 @@ type CreateOrder = components['schemas']['V1CreateOrderRequest'];
 export type V1OrderAction = components['schemas']['V1SimulateOrderRequest']['action'];
 
 /** Sandbox deposit CLABEs: STP (646), plaza 180, a random account, a valid check digit. */
-const newDepositClabe = () => makeClabe('646', '180', String(randomInt(0, 1e11)).padStart(11, '0'));
 
 /** Token units carry 6 decimals, MXN 2; the customer is never promised more than the price gives. */
-function price(services: Services, type: 'onramp' | 'offramp', token: string, amount: Decimal, now: Date): string {
+function price(services: Services, type: V1OrderRow['type'], token: string, amount: Decimal, now: Date): string {
   const converted = type === 'onramp' ? services.prices.convert(amount, 'MXN', token, now) : services.prices.convert(amount, token, 'MXN', now);
   if (!converted) throw new Problem('invalid-request', `Unknown token ${token}`);
-  return converted.toFixed(type === 'onramp' ? 6 : 2, Decimal.ROUND_DOWN);
+  return converted.toFixed(type === 'onramp' ? tokenPrecision : fiatPrecision, Decimal.ROUND_DOWN);
 }
 
 function approvalFor(row: Pick<V1OrderRow, 'id' | 'source_amount' | 'token' | 'target_amount'>, clabe: string) {
@@ -99,7 +97,7 @@ export async function createV1Order(services: Services, caller: Caller, body: Cr
   };
   // The owner of an embedded wallet approves an offramp by signing this message.
   if (body.type === 'offramp' && wallet?.custody === 'embedded') Object.assign(row, approvalFor(row, bankAccount!.clabe));
-  // Creating an order emits no webhook (seed part 3).
+  // Creating an order emits no webhook (V1OrderStatus: only changes emit order_updated).
   return v1OrdersRepository(db).insert(row);
 }
 
@@ -121,7 +119,7 @@ export async function move(
   changes: Partial<V1OrderRow> = {},
   options: { message?: string; customer?: OrganizationRow; at?: Date } = {},
 ): Promise<V1OrderRow> {
-  const status: V1OrderStatus = nextOrderStatus(order.type, order.status as V1OrderStatus, event, options.message);
+  const status: V1OrderStatus = nextOrderStatus(order.type, order.status, event, options.message);
   const now = options.at ?? services.clock.now();
   const updated: V1OrderRow = { ...order, ...changes, status, updated_at: now.toISOString() };
   // An approval is only ever pending while the order is created.

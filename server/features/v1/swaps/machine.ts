@@ -1,4 +1,4 @@
-/** The v1 swap state machine (seed part 3, "v1 swap"). */
+/** The v1 swap state machine (the contract's V1SwapStatus). */
 import type { components } from '../../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../../shared/contractEnums.ts';
 import { Problem } from '../../../shared/problems.ts';
@@ -33,7 +33,7 @@ export function nextSwapStatus(from: V1SwapStatus, event: V1SwapEvent): V1SwapSt
 }
 
 /**
- * `funds_received` (seed part 3): some chains report the service received the funds as a
+ * `funds_received` (V1SimulateSwapRequest's fundsReceived): some chains report the service received the funds as a
  * distinct update while the swap stays `funded`. It changes no status.
  */
 export function assertFundsReceivable(status: V1SwapStatus): void {

@@ -9,7 +9,7 @@ export function presentV1Swap(row: V1SwapRow): Schemas['V1Swap'] {
   return present<Schemas['V1Swap']>({
     id: row.id,
     customerId: row.customer_id,
-    status: row.status as Schemas['V1SwapStatus'],
+    status: row.status,
     sendTransaction: row.send_transaction,
     sendTransactionHash: row.send_transaction_hash,
     receiveTransactionHash: row.receive_transaction_hash,

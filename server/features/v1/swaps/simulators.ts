@@ -3,8 +3,8 @@ import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
 import { v1SwapsRepository, type V1SwapRow } from '../repository.ts';
-import { newTransactionId } from '../chain.ts';
-import { assertFundsReceivable, type V1SwapStatus } from './machine.ts';
+import { newTransactionId } from '../../../shared/world.ts';
+import { assertFundsReceivable } from './machine.ts';
 import { lockOwned, move, update, type V1SwapAction } from './useCases.ts';
 
 /** Sandbox: one event of the chain or the service (`POST /sandbox/ramp/swap/{id}/simulate`). */
@@ -22,7 +22,7 @@ export async function simulateV1Swap(services: Services, caller: Caller, id: str
         return move(services, tx, swap, 'sendConfirmed', { send_transaction_hash: newTransactionId(swap.blockchain) });
       case 'fundsReceived':
         // The distinct update some chains send: same status, one more swap_updated.
-        assertFundsReceivable(swap.status as V1SwapStatus);
+        assertFundsReceivable(swap.status);
         return update(services, tx, swap, {});
       case 'delivered':
         return move(services, tx, swap, 'delivered', { receive_transaction_hash: newTransactionId(swap.blockchain) });

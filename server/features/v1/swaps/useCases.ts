@@ -13,9 +13,9 @@ import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1SwapsRepository, v1WalletsRepository, type V1SwapRow } from '../repository.ts';
 import { recordV1Event } from '../../webhooks/outbox.ts';
 import { isApproved } from '../../organizations/rules.ts';
-import { newUnsignedTransaction } from '../chain.ts';
+import { newUnsignedTransaction } from '../../../shared/world.ts';
 import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from '../common.ts';
-import { nextSwapStatus, type V1SwapEvent, type V1SwapStatus } from './machine.ts';
+import { nextSwapStatus, type V1SwapEvent } from './machine.ts';
 import { presentV1Swap } from './presenters.ts';
 
 type CreateSwap = components['schemas']['V1CreateSwapRequest'];
@@ -75,7 +75,7 @@ export async function update(services: Services, tx: Tx, swap: V1SwapRow, change
 }
 
 export const move = (services: Services, tx: Tx, swap: V1SwapRow, event: V1SwapEvent, changes: Partial<V1SwapRow> = {}) =>
-  update(services, tx, swap, { ...changes, status: nextSwapStatus(swap.status as V1SwapStatus, event) });
+  update(services, tx, swap, { ...changes, status: nextSwapStatus(swap.status, event) });
 
 /** A fresh send transaction for a swap still created; no webhook. */
 export async function regenerateV1SwapTransaction(services: Services, caller: Caller, id: string): Promise<V1SwapRow> {

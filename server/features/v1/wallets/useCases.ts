@@ -5,7 +5,7 @@ import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
 import { isUniqueViolation, v1WalletsRepository, type V1NewRow, type V1WalletRow } from '../repository.ts';
-import { fitsChain, isP256PublicKey, newAddress } from '../chain.ts';
+import { fitsChain, isP256PublicKey, newAddress } from '../../../shared/world.ts';
 import { ownedBy, v1Customer } from '../common.ts';
 
 type CreateWallet = components['schemas']['V1CreateWalletRequest'];

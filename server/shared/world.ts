@@ -1,12 +1,32 @@
 /**
- * What the sandbox needs of the two chains v1 wallets live on: address checks, addresses
- * for embedded wallets, unsigned transactions to sign, and signatures or hashes of
- * confirmed transactions. Nothing is broadcast; the values have the real formats so a
- * partner's parsing code meets what production sends.
+ * The simulated world the sandbox stands in for, in one place: the service's deposit bank
+ * account (SPEI CLABEs at STP), the stablecoins it trades besides the price feed's tokens,
+ * the decimal places of fiat and token amounts, and what it needs of the chains: address
+ * checks, addresses for embedded wallets and deposits, unsigned transactions to sign, and
+ * signatures or hashes of confirmed transactions. Nothing is broadcast; the values have the
+ * real formats so a partner's parsing code meets what production sends.
  */
-import { ECDH, randomBytes } from 'node:crypto';
+import { ECDH, randomBytes, randomInt } from 'node:crypto';
+import type { components } from '../../generated/types/ramp.ts';
+import { makeClabe } from './clabe.ts';
 
-export type Blockchain = 'solana' | 'stellar';
+/** The service's deposit account at STP: every order's CLABE is 646 180 …, each its own. */
+export const depositBank = { code: '646', city: '180', name: 'STP', beneficiary: 'Ramp Example SA de CV' } as const;
+
+/** A fresh deposit CLABE of the service (FundingInstructions of a v2 onramp, V1Order's depositClabe). */
+export const newDepositClabe = () => makeClabe(depositBank.code, depositBank.city, String(randomInt(0, 100_000_000_000)).padStart(11, '0'));
+
+/** Stablecoins the service trades besides the tokens of the price feed. */
+export const stablecoins: readonly string[] = ['USDC', 'USDT'];
+
+/** Decimal places of amounts: fiat (MXN cents) and tokens. */
+export const fiatPrecision = 2;
+export const tokenPrecision = 6;
+
+/** A fresh EVM account address (20 bytes, 0x-hex). */
+export const evmAddress = () => `0x${randomBytes(20).toString('hex')}`;
+
+export type Blockchain = components['schemas']['V1Blockchain'];
 
 const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const base32Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
