@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
+import { waitBudget, testBudget } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -101,12 +102,12 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
         resolve({ stdout, url: '', stop, exit: code, stderr });
       }
     });
-    setTimeout(() => !done && reject(new Error(`no start within 170 s: ${stdout.join('\n')} ${stderr}`)), 170_000);
+    setTimeout(() => !done && reject(new Error(`no start within ${(2 * waitBudget) / 1000} s: ${stdout.join('\n')} ${stderr}`)), 2 * waitBudget);
   });
 }
 
 // Each start compiles the sources with tsx: seconds, not milliseconds.
-describe('npm start', { timeout: 400_000 }, () => {
+describe('npm start', { timeout: 2 * testBudget }, () => {
   const dirs: string[] = [];
   const fresh = () => {
     const dir = mkdtempSync(join(tmpdir(), 'ramp-start-'));
