@@ -12,6 +12,13 @@ import { readConfig } from '../../server/config.ts';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';
 
+/**
+ * The server's source run in one process, as test/support/process.ts runs it: the tsx command
+ * would put its own process in front, which relays SIGTERM to the server but kills it when the
+ * server has not reported the signal back within 30 ms (exit 143 on a busy machine).
+ */
+const tsxServer = ['--import', 'tsx', 'server/main.ts'] as const;
+
 const root = join(import.meta.dirname, '..', '..');
 
 describe('readConfig', () => {
@@ -148,7 +155,7 @@ describe('npm start', { timeout: 2 * testBudget }, () => {
 
   it('with RAMP_SEED_API_KEY: that key works and no other is printed', async () => {
     const key = formatApiKey('sand', newKeyId(), crypto.randomUUID());
-    const started = await run('node_modules/.bin/tsx', ['server/main.ts'], { PORT: '0', RAMP_DATA_DIR: fresh(), RAMP_SEED_API_KEY: key });
+    const started = await run(process.execPath, [...tsxServer], { PORT: '0', RAMP_DATA_DIR: fresh(), RAMP_SEED_API_KEY: key });
     try {
       expect(started.stdout.join('\n')).not.toContain('Sandbox API key');
       expect((await fetch(`${started.url}/organizations`, { headers: { Authorization: key } })).status).toBe(200);
@@ -170,7 +177,7 @@ describe('npm start', { timeout: 2 * testBudget }, () => {
       // A folder inside a file cannot exist.
       [{ RAMP_DATA_DIR: join(aFile, 'data') }, /^configuration error: cannot open the database in RAMP_DATA_DIR \(.*data\): ENOTDIR/],
     ];
-    const results = await Promise.all(cases.map(([env]) => run('node_modules/.bin/tsx', ['server/main.ts'], { PORT: '0', RAMP_DATA_DIR: fresh(), ...env })));
+    const results = await Promise.all(cases.map(([env]) => run(process.execPath, [...tsxServer], { PORT: '0', RAMP_DATA_DIR: fresh(), ...env })));
     for (const [i, [env, message]] of cases.entries()) {
       const result = results[i]!;
       expect(result.exit, JSON.stringify(env)).toBe(2);
@@ -183,10 +190,10 @@ describe('npm start', { timeout: 2 * testBudget }, () => {
   });
 
   it('a port in use: exit code 2 and one line', async () => {
-    const first = await run('node_modules/.bin/tsx', ['server/main.ts'], { PORT: '0', RAMP_DATA_DIR: fresh() });
+    const first = await run(process.execPath, [...tsxServer], { PORT: '0', RAMP_DATA_DIR: fresh() });
     try {
       const port = new URL(first.url).port;
-      const second = await run('node_modules/.bin/tsx', ['server/main.ts'], { PORT: port, RAMP_DATA_DIR: fresh() });
+      const second = await run(process.execPath, [...tsxServer], { PORT: port, RAMP_DATA_DIR: fresh() });
       expect(second.exit).toBe(2);
       expect(second.stderr.trim()).toBe(`configuration error: cannot listen on PORT ${port}: already in use`);
     } finally {
