@@ -77,7 +77,7 @@ export async function outboxWriter(database: { dataDir: string } | { databaseUrl
     type: 'orderUpdated' as const,
     organization: { id: partnerId, parent_id: null },
     occurredAt: new Date(),
-    order: order as never,
+    object: { order: order as never },
   });
   return {
     record: () => storage.db.transaction().execute((tx) => recordV2Event(tx, event())),

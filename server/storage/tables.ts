@@ -93,8 +93,8 @@ export interface QuotesTable {
   id: string;
   organization_id: string;
   type: Schemas['OrderType'];
-  source_asset: string;
-  target_asset: string;
+  source_asset: Schemas['Asset'];
+  target_asset: Schemas['Asset'];
   source_amount: string;
   target_amount: string;
   rate: string;
@@ -126,7 +126,7 @@ export interface OrdersTable {
   authorization_id: string | null;
   authorization_message: string | null;
   authorization_expires_at: string | null;
-  failure_code: string | null;
+  failure_code: Schemas['OrderFailure']['code'] | null;
   failure_message: string | null;
   /** JSON ClaimPreparation of a claimable order. */
   claim: string | null;
@@ -165,8 +165,8 @@ export interface V1BankAccountsTable {
   customer_id: string;
   clabe: string;
   account_label: string;
-  currency: string;
-  role: string;
+  currency: Schemas['V1BankAccount']['currency'];
+  role: Schemas['V1BankAccount']['role'];
   status: Schemas['V1BankAccountStatus'];
   /** 0 or 1 (one type on both engines). */
   compliant: number;
@@ -185,7 +185,7 @@ export interface V1OrdersTable {
   status: Schemas['V1OrderStatus'];
   source_amount: string;
   target_amount: string | null;
-  token: string;
+  token: Schemas['V1Token'];
   blockchain: Schemas['V1Blockchain'];
   wallet_id: string | null;
   wallet_address: string;
@@ -214,8 +214,8 @@ export interface V1SwapsTable {
   wallet_id: string;
   blockchain: Schemas['V1Blockchain'];
   status: Schemas['V1SwapStatus'];
-  source_token: string;
-  target_token: string;
+  source_token: Schemas['V1Token'];
+  target_token: Schemas['V1Token'];
   source_amount: string;
   send_transaction: string;
   transaction_expired: number;

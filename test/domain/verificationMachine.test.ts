@@ -1,6 +1,6 @@
 /** The verification state machine and its v1 projections, as tables. */
 import { describe, expect, it } from 'vitest';
-import { v1CustomerStatus, type VerificationStatus } from '../../server/features/verification/machine.ts';
+import { v1CustomerStatus, type V1KybStatus, type VerificationStatus } from '../../server/features/verification/machine.ts';
 import {
   acceptsSubmission,
   canMove,
@@ -75,7 +75,7 @@ describe('v1 projections', () => {
     it(`KYC ${status}${submitted ? ' after a submission' : ''} is ${v1}`, () => expect(v1KycStatus(status, submitted)).toBe(v1));
   }
 
-  const kyb: [VerificationStatus, string, [number, number, number, number]][] = [
+  const kyb: [VerificationStatus, V1KybStatus, [number, number, number, number]][] = [
     ['notStarted', 'not_started', [0, 0, 4, 4]],
     ['inProgress', 'awaiting_documents', [0, 2, 2, 4]],
     ['submitted', 'awaiting_review', [0, 4, 0, 4]],
@@ -85,7 +85,7 @@ describe('v1 projections', () => {
   for (const [status, v1, [approved, submitted, notStarted, total]] of kyb) {
     it(`KYB ${status} is ${v1} with counts ${approved}/${submitted}/${notStarted}/${total}, and back`, () => {
       expect(v1KybStatus(status)).toBe(v1);
-      expect(v2FromV1KybStatus(v1 as never)).toBe(status);
+      expect(v2FromV1KybStatus(v1)).toBe(status);
       expect(v1KybCounts(status)).toEqual({ approved, submitted, notStarted, total });
     });
   }

@@ -62,7 +62,7 @@ const v1WalletRow = (partnerId: string, customerId: string, now: string) => ({
 });
 const v1BankAccountRow = (partnerId: string, customerId: string, now: string) => ({
   id: randomUUID(), partner_id: partnerId, customer_id: customerId, clabe: `0021800000000${String(++clabes).padStart(5, '0')}`, account_label: 'Bank',
-  currency: 'MXN', role: 'owner', status: 'bank_account_pending' as const, compliant: 0, created_at: now, updated_at: now,
+  currency: 'MXN' as const, role: 'owner', status: 'bank_account_pending' as const, compliant: 0, created_at: now, updated_at: now,
 });
 const v1OrderRow = (partnerId: string, customerId: string, now: string) => ({
   id: randomUUID(), partner_id: partnerId, customer_id: customerId, type: 'onramp' as const, status: 'created' as const, source_amount: '100', target_amount: '5',

@@ -159,7 +159,7 @@ function eventOrganization(server: TestServer, options: { organizationId?: strin
 /** Records a v2 event in its own transaction, as a state change would. */
 export async function emitV2<T extends V2EventType>(server: TestServer, type: T, options: { organizationId?: string; partnerId?: string; object?: V2Objects[T] } = {}) {
   return server.services.storage.db.transaction().execute((tx) =>
-    recordV2Event(tx, { type, organization: eventOrganization(server, options), occurredAt: new Date(), ...(options.object ?? v2Object(type)) } as never),
+    recordV2Event(tx, { type, organization: eventOrganization(server, options), occurredAt: new Date(), object: options.object ?? v2Object(type) }),
   );
 }
 

@@ -100,7 +100,7 @@ describe('the wake-up after a commit', () => {
   });
 
   const record = (tx: Tx) =>
-    recordV2Event(tx, { type: 'kycUpdated', organization: { id: server.partnerId, parent_id: null }, occurredAt: new Date(), ...v2Object('kycUpdated') });
+    recordV2Event(tx, { type: 'kycUpdated', organization: { id: server.partnerId, parent_id: null }, occurredAt: new Date(), object: v2Object('kycUpdated') });
 
   it('sends a committed event without waiting for a poll, and only once its transaction has committed', async () => {
     const subscription = await subscribe(server, `${receiver.url}/wake`, 'kycUpdated');
@@ -121,7 +121,7 @@ describe('the wake-up after a commit', () => {
     let rolledBack = '';
     await expect(
       server.services.storage.db.transaction().execute(async (tx) => {
-        rolledBack = await recordV2Event(tx, { type: 'kybUpdated', organization: { id: server.partnerId, parent_id: null }, occurredAt: new Date(), ...v2Object('kybUpdated') });
+        rolledBack = await recordV2Event(tx, { type: 'kybUpdated', organization: { id: server.partnerId, parent_id: null }, occurredAt: new Date(), object: v2Object('kybUpdated') });
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');

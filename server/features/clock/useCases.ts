@@ -20,6 +20,7 @@ import type { Services } from '../../services.ts';
 import { topOf } from '../organizations/repository.ts';
 import { clocksRepository, fixedClock, isOnRealTime, partnerClock, timeOf, type ClockState } from './repository.ts';
 import { timers, type DueItem, type Timer, type TransitionKind } from './timers.ts';
+import { changeState } from '../stateChange.ts';
 
 type Schemas = components['schemas'];
 export type SandboxClock = Schemas['SandboxClock'];
@@ -76,18 +77,28 @@ export async function getSandboxClock(services: Services, caller: Caller): Promi
 /** Freezes the clock at its current instant, or lets it run on from the instant it stands at. */
 export async function setSandboxClock(services: Services, caller: Caller, frozen: boolean): Promise<SandboxClock> {
   const partnerId = assertPartnerKey(caller);
-  const { storage } = services;
-  const state = await storage.db.transaction().execute(async (tx) => {
-    const real = services.realClock.now();
-    const clocks = clocksRepository(tx, storage.engine);
-    const current = await clocks.lock(partnerId, real.toISOString());
-    if ((current.frozenAt !== null) === frozen) return current;
+  const state = await changeClock(services, partnerId, (current, real) => {
+    if ((current.frozenAt !== null) === frozen) return undefined;
     const now = timeOf(current, real);
-    const next: ClockState = frozen ? { frozenAt: now.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: now.getTime() - real.getTime() };
-    await clocks.save(partnerId, next, real.toISOString());
-    return next;
+    return frozen ? { frozenAt: now.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: now.getTime() - real.getTime() };
   });
   return present(services, partnerId, state);
+}
+
+/**
+ * One change of a partner's clock row (features/stateChange.ts), made on real time: the
+ * clock is what the partner's instants are read from, so its own changes cannot be. No event.
+ */
+function changeClock(services: Services, partnerId: string, decide: (current: ClockState, real: Date) => ClockState | undefined): Promise<ClockState> {
+  const { storage } = services;
+  return changeState<ClockState, ClockState>({ ...services, clock: services.realClock }, {
+    lock: (tx) => clocksRepository(tx, storage.engine).lock(partnerId, services.realClock.now().toISOString()),
+    decide,
+    async write(tx, _current, next, real) {
+      await clocksRepository(tx).save(partnerId, next, real.toISOString());
+      return { row: next, events: [] };
+    },
+  });
 }
 
 const durationPattern = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d{1,3})?)S)?)?$/;
@@ -146,15 +157,10 @@ export async function advanceSandboxClock(services: Services, caller: Caller, re
   // Stable: changes due at one instant keep the order they were applied in.
   transitions.sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0));
 
-  const state = await storage.db.transaction().execute(async (tx) => {
-    const real = services.realClock.now();
-    const clocks = clocksRepository(tx, storage.engine);
-    const current = await clocks.lock(partnerId, real.toISOString());
+  const state = await changeClock(services, partnerId, (current, real) => {
     // Never back: a concurrent advance may have gone further.
     const at = new Date(Math.max(timeOf(current, real).getTime(), target.getTime()));
-    const next: ClockState = current.frozenAt !== null ? { frozenAt: at.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: at.getTime() - real.getTime() };
-    await clocks.save(partnerId, next, real.toISOString());
-    return next;
+    return current.frozenAt !== null ? { frozenAt: at.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: at.getTime() - real.getTime() };
   });
   const counts = Object.fromEntries(kinds.map((kind) => [kind, transitions.filter((t) => t.kind === kind).length])) as SandboxClockAdvance['counts'];
   return { clock: await present(services, partnerId, state), counts, transitions };

@@ -12,6 +12,7 @@
 import type { components } from '../../../generated/types/ramp.ts';
 import { Problem, type ProblemSlug } from '../../shared/problems.ts';
 import { everyValueOf } from '../../shared/contractEnums.ts';
+import { defineMachine, type Move } from '../../shared/machine.ts';
 
 export type OrderStatus = components['schemas']['OrderStatus'];
 export const orderStatuses = everyValueOf<OrderStatus>()(['created', 'funded', 'claimable', 'completed', 'failed', 'canceled', 'refunded']);
@@ -38,7 +39,7 @@ export type OrderAction =
   | 'expireFunding'
   | 'refund';
 
-export const orderActions: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
+export const orderActions: Record<OrderAction, Move<OrderStatus>> = {
   deposit: { from: ['created'], to: 'funded' },
   depositMismatch: { from: ['created'], to: 'refunded' },
   confirmSourceFunds: { from: ['created'], to: 'funded' },
@@ -53,12 +54,9 @@ export const orderActions: Record<OrderAction, { from: readonly OrderStatus[]; t
   refund: { from: ['funded'], to: 'refunded' },
 };
 
-/** Every legal status change, as `from→to`. */
-export const legalTransitions: ReadonlySet<string> = new Set(
-  Object.values(orderActions).flatMap(({ from, to }) => from.map((f) => `${f}→${to}`)),
-);
+export const orderMachine = defineMachine({ states: orderStatuses, moves: orderActions });
 
-export const canTransition = (from: OrderStatus, to: OrderStatus) => legalTransitions.has(`${from}→${to}`);
+export const canTransition = (from: OrderStatus, to: OrderStatus) => orderMachine.canMove(from, to);
 
 /** The problem that refuses an action, by what the caller asked for. */
 const refusalSlug: Partial<Record<OrderAction, ProblemSlug>> = {
@@ -70,10 +68,9 @@ const refusalSlug: Partial<Record<OrderAction, ProblemSlug>> = {
  * `order-not-cancelable`, every other action (simulators, deposits, authorizations) `conflict`.
  */
 export function transition(from: OrderStatus, action: OrderAction): OrderStatus {
-  const rule = orderActions[action];
-  if (rule.from.includes(from)) return rule.to;
-  const needs = rule.from.join(' or ');
-  throw new Problem(refusalSlug[action] ?? 'conflict', `${action} is not allowed from ${from}; it needs a ${needs} order.`);
+  const decision = orderMachine.decide(from, action);
+  if (decision.allowed) return decision.to;
+  throw new Problem(refusalSlug[action] ?? 'conflict', `${action} is not allowed from ${from}; it needs a ${decision.needs.join(' or ')} order.`);
 }
 
 export const isOrderStatus = (value: string): value is OrderStatus => (orderStatuses as readonly string[]).includes(value);

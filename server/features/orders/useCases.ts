@@ -17,7 +17,7 @@ import { organizationsRepository, type OrganizationRow } from '../organizations/
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
 import { quotesRepository } from '../quotes/repository.ts';
 import { walletsRepository } from '../wallets/repository.ts';
-import { recordV2Event } from '../webhooks/outbox.ts';
+import { changeState } from '../stateChange.ts';
 import { base58, depositBank, evmAddress, newDepositClabe } from '../../shared/world.ts';
 import { transition, type OrderAction } from './machine.ts';
 import { isApproved } from '../organizations/rules.ts';
@@ -153,9 +153,9 @@ export function statusChange(row: OrderRow, action: OrderAction, extra: Changes 
 }
 
 /**
- * Locks the order, lets `decide` refuse or describe the change (undefined: nothing to do),
- * writes it guarded by the status it read, and records `orderUpdated` when the status or the
- * funding instructions changed: all in one transaction, so a refusal writes nothing.
+ * One change of an order (features/stateChange.ts): locked, `decide` refuses or describes the
+ * change (undefined: nothing to do), written guarded by the status it read, with
+ * `orderUpdated` when the status or the funding instructions changed.
  */
 export async function changeOrder(
   services: Services,
@@ -164,25 +164,25 @@ export async function changeOrder(
   decide: (row: OrderRow, now: Date, tx: Tx) => Changes | undefined | Promise<Changes | undefined>,
 ): Promise<OrderRow> {
   const { storage } = services;
-  return storage.db.transaction().execute(async (tx) => {
-    const orders = ordersRepository(tx, storage.engine);
-    const row = await orders.findForUpdate(organizationId, id);
-    if (!row) throw new Problem('not-found', `Order ${id} was not found.`);
-    const now = services.clock.now();
-    const changes = await decide(row, now, tx);
-    if (!changes) return row;
-    // updatedAt moves only with what the order shows (a prepared claim is not part of it).
-    const merged: OrderRow = { ...row, ...changes };
-    const visible = JSON.stringify(presentOrder(merged)) !== JSON.stringify(presentOrder(row));
-    const after: OrderRow = { ...merged, updated_at: visible ? now.toISOString() : row.updated_at };
-    if (!(await orders.updateFrom(row.id, row.status, { ...changes, updated_at: after.updated_at }))) {
-      throw new Problem('conflict', `Order ${id} changed while this request ran; read it again.`);
-    }
-    if (after.status !== row.status || after.funding_instructions !== row.funding_instructions) {
-      const organization = await organizationsRepository(tx).find(row.organization_id);
-      await recordV2Event(tx, { type: 'orderUpdated', organization: organization!, occurredAt: now, deliverFrom: services.realClock.now(), order: presentOrder(after) });
-    }
-    return after;
+  return changeState<OrderRow, Changes>(services, {
+    async lock(tx) {
+      const row = await ordersRepository(tx, storage.engine).findForUpdate(organizationId, id);
+      if (!row) throw new Problem('not-found', `Order ${id} was not found.`);
+      return row;
+    },
+    decide,
+    async write(tx, row, changes, now) {
+      // updatedAt moves only with what the order shows (a prepared claim is not part of it).
+      const merged: OrderRow = { ...row, ...changes };
+      const visible = JSON.stringify(presentOrder(merged)) !== JSON.stringify(presentOrder(row));
+      const after: OrderRow = { ...merged, updated_at: visible ? now.toISOString() : row.updated_at };
+      if (!(await ordersRepository(tx).updateFrom(row.id, row.status, { ...changes, updated_at: after.updated_at }))) {
+        throw new Problem('conflict', `Order ${id} changed while this request ran; read it again.`);
+      }
+      if (after.status === row.status && after.funding_instructions === row.funding_instructions) return { row: after, events: [] };
+      const organization = (await organizationsRepository(tx).find(row.organization_id))!;
+      return { row: after, events: [{ type: 'orderUpdated', organization, object: { order: presentOrder(after) } }] };
+    },
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import type { components } from '../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../shared/contractEnums.ts';
+import { defineMachine } from '../../shared/machine.ts';
 
 type Schemas = components['schemas'];
 export type PaymentAccount = Schemas['PaymentAccount'];
@@ -17,6 +18,24 @@ export type DirectionStatus = Schemas['RailDirectionStatus'];
 export type Rails = Partial<Record<Rail, Schemas['PaymentAccountRail']>>;
 
 export const directions = everyValueOf<Direction>()(['source', 'destination']);
+export const directionStatuses = everyValueOf<DirectionStatus>()(['pending', 'ready', 'disabled']);
+
+/**
+ * What moves one direction of a rail: the rail verifying it, the account disabled or
+ * enabled (enabling sends it through verification again). The sandbox's setRailStatus
+ * (SimulatePaymentAccountRequest) sets any status instead, as a rail may.
+ */
+export type DirectionAction = 'verify' | 'disable' | 'enable';
+
+export const directionMachine = defineMachine<DirectionStatus, DirectionAction>({
+  states: directionStatuses,
+  moves: {
+    verify: { from: ['pending'], to: 'ready' },
+    disable: { from: ['pending', 'ready'], to: 'disabled' },
+    enable: { from: ['disabled'], to: 'pending' },
+  },
+  staysAllowed: true,
+});
 
 /** `ready` once any direction is ready, `pending` otherwise; `disabled` overrides both. */
 export function accountStatus(rails: Rails, disabled: boolean): PaymentAccount['status'] {
@@ -32,3 +51,10 @@ export const mapDirections = (rails: Rails, f: (status: DirectionStatus) => Dire
       { ...state, ...Object.fromEntries(directions.filter((d) => state?.[d] !== undefined).map((d) => [d, f(state![d]!)])) },
     ]),
   );
+
+/** An action applied to every direction of every rail: those it does not apply to keep their status. */
+export const moveDirections = (rails: Rails, action: DirectionAction): Rails =>
+  mapDirections(rails, (status) => {
+    const decision = directionMachine.decide(status, action);
+    return decision.allowed ? decision.to : status;
+  });

@@ -3,10 +3,9 @@ import type { components } from '../../../generated/types/ramp.ts';
 import { Problem, validationError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { OrganizationRow } from '../organizations/repository.ts';
-import { paymentAccountsRepository, type PaymentAccountRow } from './repository.ts';
 import { presentPaymentAccount } from './presenters.ts';
-import { directions, mapDirections, type Rails } from './machine.ts';
-import { save, verificationDelayMs } from './useCases.ts';
+import { directions, moveDirections, type Rails } from './machine.ts';
+import { changePaymentAccount, verificationDelayMs } from './useCases.ts';
 
 type Schemas = components['schemas'];
 
@@ -21,33 +20,21 @@ export async function simulatePaymentAccount(services: Services, organization: O
   } else if (railFields.length > 0) {
     throw validationError(railFields.map((f) => ({ pointer: `/${f}`, detail: 'is allowed only with setRailStatus' })));
   }
-  const { storage } = services;
-  return storage.db.transaction().execute(async (tx) => {
-    const row = await paymentAccountsRepository(tx, storage.engine).findForUpdate(organization.id, id);
-    if (!row) throw new Problem('not-found', `Payment account ${id} was not found.`);
+  const after = await changePaymentAccount(services, organization.id, id, (row, now) => {
     const rails = JSON.parse(row.rails) as Rails;
     const disabled = row.status === 'disabled';
-    const now = services.clock.now();
-    let after: PaymentAccountRow;
-    if (request.action === 'disable') {
-      after = await save(services, tx, row, { rails: mapDirections(rails, () => 'disabled'), disabled: true, verifyAt: null });
-    } else if (request.action === 'enable') {
+    if (request.action === 'disable') return { rails: moveDirections(rails, 'disable'), disabled: true, verifyAt: null };
+    if (request.action === 'enable') {
       // Enabling sends the account through the rail's verification again.
-      after = disabled
-        ? await save(services, tx, row, {
-            rails: mapDirections(rails, (s) => (s === 'disabled' ? 'pending' : s)),
-            disabled: false,
-            verifyAt: new Date(now.getTime() + verificationDelayMs).toISOString(),
-          })
-        : row;
-    } else {
-      const rail = request.rail!;
-      const state = rails[rail];
-      if (!state) throw new Problem('conflict', `Payment account ${id} is not registered on the ${rail} rail.`);
-      const next: Rails = { ...rails, [rail]: { ...state, [request.direction!]: request.status! } };
-      const stillPending = Object.values(next).some((r) => directions.some((d) => r?.[d] === 'pending'));
-      after = await save(services, tx, row, { rails: next, disabled, verifyAt: stillPending ? row.verify_at : null });
+      if (!disabled) return undefined;
+      return { rails: moveDirections(rails, 'enable'), disabled: false, verifyAt: new Date(now.getTime() + verificationDelayMs).toISOString() };
     }
-    return presentPaymentAccount(after);
+    const rail = request.rail!;
+    const state = rails[rail];
+    if (!state) throw new Problem('conflict', `Payment account ${id} is not registered on the ${rail} rail.`);
+    const next: Rails = { ...rails, [rail]: { ...state, [request.direction!]: request.status! } };
+    const stillPending = Object.values(next).some((r) => directions.some((d) => r?.[d] === 'pending'));
+    return { rails: next, disabled, verifyAt: stillPending ? row.verify_at : null };
   });
+  return presentPaymentAccount(after!);
 }

@@ -13,7 +13,7 @@ import { accountStatus, type Direction, type PaymentAccount, type Rail, type Rai
 import { presentPaymentAccount } from './presenters.ts';
 import { paymentAccountsRepository, type NewPaymentAccountRow, type PaymentAccountRow } from './repository.ts';
 import { verificationsRepository } from '../verification/repository.ts';
-import { recordV2Event } from '../webhooks/outbox.ts';
+import { changeState } from '../stateChange.ts';
 import { clabeProblem } from '../../shared/clabe.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
@@ -135,28 +135,44 @@ export async function listPaymentAccounts(services: Services, organization: Orga
   return { items: items.map(presentPaymentAccount), ...pageMeta(page, total) };
 }
 
-/**
- * Writes the new state of an account and, when its status or a direction changed, the
- * `paymentAccountUpdated` event, in the caller's transaction.
- */
-export async function save(services: Services, tx: Tx, before: PaymentAccountRow, changes: { rails: Rails; disabled: boolean; verifyAt: string | null }) {
-  const status = accountStatus(changes.rails, changes.disabled);
-  const rails = JSON.stringify(changes.rails);
-  const changed = status !== before.status || rails !== before.rails;
-  if (!changed && changes.verifyAt === before.verify_at) return before;
-  const now = services.clock.now();
-  const after: PaymentAccountRow = { ...before, status, rails, verify_at: changes.verifyAt, updated_at: changed ? now.toISOString() : before.updated_at };
-  await paymentAccountsRepository(tx).update(before.id, { status: after.status, rails: after.rails, verify_at: after.verify_at, updated_at: after.updated_at });
-  if (changed) {
-    const organization = await organizationsRepository(tx).find(before.organization_id);
-    await recordV2Event(tx, {
-      type: 'paymentAccountUpdated',
-      organization: organization!,
-      occurredAt: now,
-      deliverFrom: services.realClock.now(),
-      paymentAccount: presentPaymentAccount(after),
-    });
-  }
-  return after;
+/** The next state of an account: its directions, whether it is disabled, when the rail verifies it next. */
+export interface AccountChange {
+  rails: Rails;
+  disabled: boolean;
+  verifyAt: string | null;
 }
 
+/**
+ * One change of a payment account (features/stateChange.ts): locked, `decide` gives its next
+ * state (undefined: nothing to do), written when anything changed, with
+ * `paymentAccountUpdated` when its status or a direction changed. Without `id`'s account the
+ * lock is 404, unless `missing` is 'nothing' (a timer, which then changes nothing).
+ */
+export function changePaymentAccount(
+  services: Services,
+  organizationId: string,
+  id: string,
+  decide: (row: PaymentAccountRow, now: Date) => AccountChange | undefined,
+  missing: 'not-found' | 'nothing' = 'not-found',
+): Promise<PaymentAccountRow | undefined> {
+  const { storage } = services;
+  return changeState<PaymentAccountRow | undefined, AccountChange>(services, {
+    async lock(tx) {
+      const row = await paymentAccountsRepository(tx, storage.engine).findForUpdate(organizationId, id);
+      if (!row && missing === 'not-found') throw new Problem('not-found', `Payment account ${id} was not found.`);
+      return row;
+    },
+    decide: (row, now) => (row ? decide(row, now) : undefined),
+    async write(tx, before, next, now) {
+      const status = accountStatus(next.rails, next.disabled);
+      const rails = JSON.stringify(next.rails);
+      const changed = status !== before.status || rails !== before.rails;
+      if (!changed && next.verifyAt === before.verify_at) return { row: before, events: [] };
+      const after: PaymentAccountRow = { ...before, status, rails, verify_at: next.verifyAt, updated_at: changed ? now.toISOString() : before.updated_at };
+      await paymentAccountsRepository(tx).update(before.id, { status: after.status, rails: after.rails, verify_at: after.verify_at, updated_at: after.updated_at });
+      if (!changed) return { row: after, events: [] };
+      const organization = (await organizationsRepository(tx).find(before.organization_id))!;
+      return { row: after, events: [{ type: 'paymentAccountUpdated', organization, object: { paymentAccount: presentPaymentAccount(after) } }] };
+    },
+  });
+}

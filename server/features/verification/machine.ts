@@ -21,6 +21,7 @@
 import type { components } from '../../../generated/types/ramp.ts';
 import { Problem } from '../../shared/problems.ts';
 import { everyValueOf } from '../../shared/contractEnums.ts';
+import { defineMachine } from '../../shared/machine.ts';
 import type { OrganizationRow } from '../organizations/repository.ts';
 import type { VerificationRow } from './repository.ts';
 
@@ -64,18 +65,26 @@ export const statusOf = (organization: OrganizationRow, kind: VerificationKind):
   return isVerificationStatus(status) ? status : 'notStarted';
 };
 
-const moves: Record<VerificationStatus, readonly VerificationStatus[]> = {
-  notStarted: ['inProgress', 'submitted', 'approved', 'denied'],
-  inProgress: ['submitted', 'approved', 'denied'],
-  submitted: ['inProgress', 'approved', 'denied'],
-  approved: [],
-  denied: [],
-};
+/**
+ * A decision names the status it asks for (the action is its target), so the table reads
+ * like the one above, by column. notStarted is no action's target from elsewhere.
+ */
+export const verificationMachine = defineMachine<VerificationStatus, VerificationStatus>({
+  states: verificationStatuses,
+  moves: {
+    notStarted: { from: [], to: 'notStarted' },
+    inProgress: { from: ['notStarted', 'submitted'], to: 'inProgress' },
+    submitted: { from: ['notStarted', 'inProgress'], to: 'submitted' },
+    approved: { from: ['notStarted', 'inProgress', 'submitted'], to: 'approved' },
+    denied: { from: ['notStarted', 'inProgress', 'submitted'], to: 'denied' },
+  },
+  staysAllowed: true,
+});
 
 export const isVerificationStatus = (value: string): value is VerificationStatus => (verificationStatuses as readonly string[]).includes(value);
 
 /** Is from → to a legal move? A stay (from === to) is not a move. */
-export const canMove = (from: VerificationStatus, to: VerificationStatus) => moves[from].includes(to);
+export const canMove = (from: VerificationStatus, to: VerificationStatus) => verificationMachine.canMove(from, to);
 
 /** The statuses that accept a new submission (the move to submitted, or a stay there). */
 export const acceptsSubmission = (status: VerificationStatus) => status === 'submitted' || canMove(status, 'submitted');
@@ -89,7 +98,7 @@ const noun = (kind: VerificationKind) => (kind === 'kyc' ? 'KYC' : 'KYB');
 export function nextStatus(kind: VerificationKind, organizationId: string, from: string, to: VerificationStatus): VerificationStatus {
   // A stored value outside the contract's enum (a hand-edited database) reads as notStarted.
   const current = isVerificationStatus(from) ? from : 'notStarted';
-  if (current === to || canMove(current, to)) return to;
+  if (verificationMachine.decide(current, to).allowed) return to;
   if (to === 'submitted') {
     throw new Problem('conflict', `The ${noun(kind)} of organization ${organizationId} is ${current} and accepts no more writes.`);
   }

@@ -4,7 +4,7 @@
  * through ./machine.ts like a real provider's would. 403 in production (the handlers' guard).
  */
 import { Problem } from '../../shared/problems.ts';
-import type { Services } from '../../services.ts';
+import type { ChangeDeps } from '../stateChange.ts';
 import type { components } from '../../../generated/types/ramp.ts';
 import type { OrganizationRow } from '../organizations/repository.ts';
 import { v1KybStatus, v2FromV1KybStatus, verificationKindOf, type VerificationState, type VerificationStatus } from './machine.ts';
@@ -12,7 +12,7 @@ import { defaultRejection } from './presenters.ts';
 import { decideVerification, type Decision } from './useCases.ts';
 
 type Schemas = components['schemas'];
-type Deps = Pick<Services, 'storage' | 'clock' | 'realClock'>;
+type Deps = ChangeDeps;
 
 /** The rules of a v2 KYC simulation that its schema cannot say (400 validation-error). */
 export function simulateKycErrors(body: { status: VerificationStatus; needsWork?: boolean; userMessage?: string }) {

@@ -13,7 +13,7 @@ import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
 import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
 import { verificationsRepository, type VerificationRow } from './repository.ts';
-import { recordV1Event, recordV2Event } from '../webhooks/outbox.ts';
+import { changeState, type ChangeDeps, type ChangeEvent } from '../stateChange.ts';
 import { presentV1Customer } from '../v1/customers/presenters.ts';
 import {
   acceptsSubmission,
@@ -85,61 +85,86 @@ const fieldsOf = (record: VerificationRow | undefined): Fields => ({
 
 const sameFields = (a: Fields, b: Fields) => (Object.keys(a) as (keyof Fields)[]).every((k) => a[k] === b[k]);
 
-type Deps = Pick<Services, 'storage' | 'clock' | 'realClock'>;
+type Deps = ChangeDeps;
 
 /**
- * Moves a verification to `to` (or stays) with `fields` changed: refused with 409 before
- * anything is written when the move is illegal; nothing is written (and no event sent) when
- * nothing changes. `announce` sends kycUpdated even without a status change (needsWork).
+ * What one change of a verification does: ask the machine for `to` (or stay) with `fields`
+ * changed, `announce` sending kycUpdated even without a status change (needsWork); or, for a
+ * write accepted but not applied, change nothing and send kycUpdated with the point-in-time
+ * `notApplied` message.
  */
-async function apply(tx: Tx, deps: Deps, kind: VerificationKind, before: VerificationState, to: VerificationStatus, fields: Partial<Fields>, announce = false): Promise<VerificationState> {
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const { organization } = before;
-  const from = statusOf(organization, kind);
-  const next = nextStatus(kind, organization.id, from, to);
-  const previous = fieldsOf(before.record);
-  const wanted: Fields = { ...previous, ...fields };
-  const statusChanged = next !== from;
-  if (!statusChanged && sameFields(previous, wanted)) {
-    if (announce && kind === 'kyc') await recordEvents(tx, deps, kind, before, before, now, true);
-    return before;
-  }
-  let after = organization;
-  if (statusChanged) {
-    const changes = kind === 'kyc'
-      ? { kyc_status: next, updated_at: at }
-      : { kyb_status: next, kyb_approved_at: next === 'approved' ? at : organization.kyb_approved_at, updated_at: at };
-    await organizationsRepository(tx).update(organization.id, changes);
-    after = { ...organization, ...changes };
-  }
-  const record: VerificationRow = { organization_id: organization.id, kind, ...wanted, updated_at: at };
-  await verificationsRepository(tx).save(record);
-  const state = { organization: after, record };
-  await recordEvents(tx, deps, kind, before, state, now, announce);
-  return state;
+type VerificationChange = { to: VerificationStatus; fields: Partial<Fields>; announce: boolean } | { notApplied: string };
+
+/**
+ * One change of a verification (features/stateChange.ts): the organization row locked, the
+ * move refused with 409 before anything is written when the machine does not allow it;
+ * nothing written (and no event sent) when nothing changes.
+ */
+function changeVerification(
+  deps: Deps,
+  organizationId: string,
+  kind: VerificationKind,
+  decide: (before: VerificationState, from: VerificationStatus, now: Date) => VerificationChange,
+): Promise<VerificationState> {
+  return changeState<VerificationState, VerificationChange>(deps, {
+    lock: (tx) => lockState(tx, deps, organizationId, kind),
+    decide(before, now) {
+      const from = statusOf(before.organization, kind);
+      const change = decide(before, from, now);
+      if ('notApplied' in change) return change;
+      return { ...change, to: nextStatus(kind, organizationId, from, change.to) };
+    },
+    async write(tx, before, change, now) {
+      if ('notApplied' in change) {
+        const kyc = { ...presentKyc(before), needsWork: true, userMessage: change.notApplied };
+        return { row: before, events: [{ type: 'kycUpdated', organization: before.organization, object: { kyc } }] };
+      }
+      const at = now.toISOString();
+      const { organization } = before;
+      const next = change.to;
+      const previous = fieldsOf(before.record);
+      const wanted: Fields = { ...previous, ...change.fields };
+      const statusChanged = next !== statusOf(organization, kind);
+      if (!statusChanged && sameFields(previous, wanted)) {
+        return { row: before, events: change.announce && kind === 'kyc' ? eventsOf(kind, before, before, true) : [] };
+      }
+      let after = organization;
+      if (statusChanged) {
+        const changes = kind === 'kyc'
+          ? { kyc_status: next, updated_at: at }
+          : { kyb_status: next, kyb_approved_at: next === 'approved' ? at : organization.kyb_approved_at, updated_at: at };
+        await organizationsRepository(tx).update(organization.id, changes);
+        after = { ...organization, ...changes };
+      }
+      const record: VerificationRow = { organization_id: organization.id, kind, ...wanted, updated_at: at };
+      await verificationsRepository(tx).save(record);
+      const state = { organization: after, record };
+      return { row: state, events: eventsOf(kind, before, state, change.announce) };
+    },
+  });
 }
 
 /** The events of one change, for both generations (a partner may subscribe with either). */
-async function recordEvents(tx: Tx, deps: Deps, kind: VerificationKind, before: VerificationState, after: VerificationState, now: Date, announce: boolean) {
+function eventsOf(kind: VerificationKind, before: VerificationState, after: VerificationState, announce: boolean): ChangeEvent[] {
   const organization = after.organization;
-  const base = { organization, occurredAt: now, deliverFrom: deps.realClock.now() };
+  const events: ChangeEvent[] = [];
   const statusChanged = statusOf(before.organization, kind) !== statusOf(organization, kind);
   if (kind === 'kyc') {
-    if (statusChanged || announce) await recordV2Event(tx, { ...base, type: 'kycUpdated', kyc: presentKyc(after) });
+    if (statusChanged || announce) events.push({ type: 'kycUpdated', organization, object: { kyc: presentKyc(after) } });
     const v1Before = presentV1Kyc(before).status;
     const v1After = presentV1Kyc(after);
     // kyc_updated reports a review: the v1 status moving to approved or rejected.
     if (v1Before !== v1After.status && isV1KycReviewOutcome(v1After.status)) {
-      await recordV1Event(tx, { ...base, type: 'kyc_updated', entity: { ...v1After, customerId: organization.id } });
+      events.push({ type: 'kyc_updated', organization, entity: { ...v1After, customerId: organization.id } });
     }
   } else if (statusChanged) {
-    await recordV2Event(tx, { ...base, type: 'kybUpdated', kyb: presentKyb(after) });
-    await recordV1Event(tx, { ...base, type: 'kyb_updated', entity: presentV1Kyb(after) });
+    events.push({ type: 'kybUpdated', organization, object: { kyb: presentKyb(after) } });
+    events.push({ type: 'kyb_updated', organization, entity: presentV1Kyb(after) });
   }
   if (organization.parent_id && v1CustomerStatus(before.organization) !== v1CustomerStatus(organization)) {
-    await recordV1Event(tx, { ...base, type: 'customer_updated', entity: presentV1Customer(organization) });
+    events.push({ type: 'customer_updated', organization, entity: presentV1Customer(organization) });
   }
+  return events;
 }
 
 export interface SubmitResult {
@@ -162,33 +187,27 @@ export async function submitVerification(
   /** The 409 detail for a verification that accepts no write, when the caller words it (v1). */
   refusal?: (status: VerificationStatus) => string,
 ): Promise<SubmitResult> {
-  return deps.storage.db.transaction().execute(async (tx) => {
-    const before = await lockState(tx, deps, organizationId, kind);
-    const from = statusOf(before.organization, kind);
+  let notApplied: string | undefined;
+  const state = await changeVerification(deps, organizationId, kind, (before, from, now) => {
     if (refusal && !acceptsSubmission(from)) throw new Problem('conflict', refusal(from));
     nextStatus(kind, organizationId, from, 'submitted');
-    if (kind === 'kyc' && submission.taxId === unapplicableTaxId) {
-      // Accepted, not applied: nothing changes; kycUpdated carries the point-in-time message.
-      await recordV2Event(tx, {
-        type: 'kycUpdated', organization: before.organization, occurredAt: deps.clock.now(), deliverFrom: deps.realClock.now(),
-        kyc: { ...presentKyc(before), needsWork: true, userMessage: unapplicableMessage },
-      });
-      return { state: before, notApplied: unapplicableMessage };
-    }
+    // Accepted, not applied: nothing changes; kycUpdated carries the point-in-time message.
+    if (kind === 'kyc' && submission.taxId === unapplicableTaxId) return { notApplied: (notApplied = unapplicableMessage) };
     const text = canonicalize(submission) ?? '{}';
     const previous = fieldsOf(before.record);
     const same = previous.submission === text && previous.submission_surface === surface;
-    const state = await apply(tx, deps, kind, before, 'submitted', {
+    const fields = {
       submission: text,
       submission_surface: surface,
-      submitted_at: same ? previous.submitted_at : deps.clock.now().toISOString(),
+      submitted_at: same ? previous.submitted_at : now.toISOString(),
       needs_work: 0,
       user_message: null,
       update_reason: null,
       requirements: null,
-    });
-    return { state };
+    };
+    return { to: 'submitted', fields, announce: false };
   });
+  return notApplied === undefined ? { state } : { state, notApplied };
 }
 
 export interface Decision {
@@ -210,13 +229,11 @@ export interface Decision {
  * always needs work and brings the stage's requirements.
  */
 export async function decideVerification(deps: Deps, organizationId: string, kind: VerificationKind, decision: Decision): Promise<VerificationState> {
-  return deps.storage.db.transaction().execute(async (tx) => {
-    const before = await lockState(tx, deps, organizationId, kind);
-    const from = statusOf(before.organization, kind);
+  return changeVerification(deps, organizationId, kind, (before, from) => {
     if (decision.expect && from !== decision.expect.status) throw new Problem('conflict', decision.expect.detail);
     const to = decision.status;
     if (decision.refusal && from !== to && !canMove(from, to)) throw new Problem('conflict', decision.refusal(from));
-    if (kind === 'kyb') return apply(tx, deps, kind, before, to, {});
+    if (kind === 'kyb') return { to, fields: {}, announce: false };
     let fields: Partial<Fields>;
     if (to === 'approved' || to === 'submitted') {
       fields = { needs_work: 0, user_message: null, update_reason: null, requirements: null };
@@ -235,7 +252,7 @@ export async function decideVerification(deps: Deps, organizationId: string, kin
     } else {
       fields = { needs_work: 0, user_message: null };
     }
-    return apply(tx, deps, kind, before, to, fields, decision.needsWork === true);
+    return { to, fields, announce: decision.needsWork === true };
   });
 }
 

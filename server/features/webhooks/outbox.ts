@@ -58,11 +58,16 @@ export interface EventTimes {
   deliverFrom?: Date;
 }
 
-export async function recordV2Event<T extends V2EventType>(
-  tx: Tx,
-  event: { type: T; organization: EventOrganization } & EventTimes & V2Objects[T],
-): Promise<string> {
-  const { type, organization, occurredAt, deliverFrom, ...object } = event;
+/** A v2 event: its type and the object it carries beside its envelope. */
+export type V2Event<T extends V2EventType = V2EventType> = { [K in T]: { type: K; object: V2Objects[K] } }[T];
+/** A v1 event: its type and the entity it carries. */
+export type V1Event<T extends V1EventType = V1EventType> = { [K in T]: { type: K; entity: V1Entities[K] } }[T];
+
+/** Who an event is about and when: what every recorded event adds to its type and object. */
+export type Recorded<E> = E & { organization: EventOrganization } & EventTimes;
+
+export async function recordV2Event<T extends V2EventType>(tx: Tx, event: Recorded<{ type: T; object: V2Objects[T] }>): Promise<string> {
+  const { type, organization, occurredAt, deliverFrom, object } = event;
   const eventId = randomUUID();
   // orderUpdated carries the organization inside the order; the others beside the object.
   const envelope = {
@@ -76,15 +81,16 @@ export async function recordV2Event<T extends V2EventType>(
   return eventId;
 }
 
-export async function recordV1Event<T extends V1EventType>(
-  tx: Tx,
-  event: { type: T; organization: EventOrganization; entity: V1Entities[T] } & EventTimes,
-): Promise<string> {
+export async function recordV1Event<T extends V1EventType>(tx: Tx, event: Recorded<{ type: T; entity: V1Entities[T] }>): Promise<string> {
   const id = randomUUID();
   const { occurredAt, deliverFrom } = event;
   await insert(tx, { id, surface: 'v1', type: event.type, organization: event.organization, occurredAt, deliverFrom, payload: { [event.type]: event.entity } });
   return id;
 }
+
+/** Records an event of either surface: a v1 event is the one that carries an `entity`. */
+export const recordEvent = (tx: Tx, event: Recorded<V2Event | V1Event>): Promise<string> =>
+  'entity' in event ? recordV1Event(tx, event) : recordV2Event(tx, event);
 
 async function insert(
   tx: Tx,

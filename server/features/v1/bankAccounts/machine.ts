@@ -6,6 +6,7 @@
  */
 import type { components } from '../../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../../shared/contractEnums.ts';
+import { defineMachine } from '../../../shared/machine.ts';
 
 export type V1BankAccountStatus = components['schemas']['V1BankAccountStatus'];
 
@@ -19,9 +20,21 @@ export const v1BankAccountStatuses = everyValueOf<V1BankAccountStatus>()([
 /** Every new account starts here. */
 export const initialBankAccountStatus: V1BankAccountStatus = 'bank_account_pending';
 
+/** The bank's decision names the status it sets (the action is its target); from any status, and setting the current one is a stay. */
+export const v1BankAccountMachine = defineMachine<V1BankAccountStatus, V1BankAccountStatus>({
+  states: v1BankAccountStatuses,
+  moves: {
+    bank_account_pending: { from: v1BankAccountStatuses, to: 'bank_account_pending' },
+    bank_account_awaiting_deposit_verification: { from: v1BankAccountStatuses, to: 'bank_account_awaiting_deposit_verification' },
+    bank_account_active: { from: v1BankAccountStatuses, to: 'bank_account_active' },
+    bank_account_inactive: { from: v1BankAccountStatuses, to: 'bank_account_inactive' },
+  },
+  staysAllowed: true,
+});
+
 /** Whether moving from `from` to `to` is a status change (and so emits `bank_account_updated`). */
 export function canMoveBankAccount(from: V1BankAccountStatus, to: V1BankAccountStatus): boolean {
-  return from !== to;
+  return v1BankAccountMachine.canMove(from, to);
 }
 
 /** Usable as an offramp destination: active and compliant (V1BankAccount's status and compliant). */

@@ -5,8 +5,9 @@ import type { Caller } from '../../organizations/scope.ts';
 import type { Services } from '../../../services.ts';
 import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1BankAccountsRepository, v1OnboardingLinksRepository, type V1BankAccountRow } from '../repository.ts';
-import { recordV1Event } from '../../webhooks/outbox.ts';
-import { canMoveBankAccount } from './machine.ts';
+import { changeState } from '../../stateChange.ts';
+import { Problem } from '../../../shared/problems.ts';
+import { v1BankAccountMachine, type V1BankAccountStatus } from './machine.ts';
 import { ownedBy, v1Customer } from '../common.ts';
 import { presentV1BankAccount } from './presenters.ts';
 import { onboardingUrlLifetimeSeconds, sha256 } from './useCases.ts';
@@ -14,32 +15,27 @@ import { onboardingUrlLifetimeSeconds, sha256 } from './useCases.ts';
 type SimulateBankAccount = components['schemas']['V1SimulateBankAccountRequest'];
 
 /** Sandbox: the bank's verification outcome. `bank_account_updated` only when the status changes. */
-export async function simulateV1BankAccount(services: Services, caller: Caller, id: string, body: SimulateBankAccount): Promise<V1BankAccountRow> {
-  const { db, engine } = services.storage;
-  return db.transaction().execute(async (tx) => {
-    const accounts = v1BankAccountsRepository(tx, engine);
-    const account = ownedBy(await accounts.find(id.toLowerCase(), true), caller, 'Bank account not found');
-    const to = body.status;
-    const statusChanges = canMoveBankAccount(account.status, to);
-    const compliant = body.compliant === undefined ? account.compliant : body.compliant ? 1 : 0;
-    if (!statusChanges && compliant === account.compliant) return account;
-    const now = services.clock.now();
-    const updated: V1BankAccountRow = { ...account, status: to, compliant, updated_at: now.toISOString() };
-    await accounts.update(account.id, { status: to, compliant, updated_at: updated.updated_at });
-    if (statusChanges) {
-      const customer = await organizationsRepository(tx).find(account.customer_id);
-      await recordV1Event(tx, {
-        type: 'bank_account_updated',
-        organization: customer!,
-        occurredAt: now,
-        deliverFrom: services.realClock.now(),
-        entity: presentV1BankAccount(updated),
-      });
-    }
-    return updated;
+export function simulateV1BankAccount(services: Services, caller: Caller, id: string, body: SimulateBankAccount): Promise<V1BankAccountRow> {
+  const { engine } = services.storage;
+  return changeState<V1BankAccountRow, { status: V1BankAccountStatus; moved: boolean; compliant: number }>(services, {
+    lock: async (tx) => ownedBy(await v1BankAccountsRepository(tx, engine).find(id.toLowerCase(), true), caller, 'Bank account not found'),
+    decide(account) {
+      const decision = v1BankAccountMachine.decide(account.status, body.status);
+      // Every status reaches every other (the machine's table): a refusal cannot happen.
+      if (!decision.allowed) throw new Problem('conflict', `Bank account ${account.id} cannot go from ${account.status} to ${body.status}.`);
+      const compliant = body.compliant === undefined ? account.compliant : body.compliant ? 1 : 0;
+      if (!decision.moved && compliant === account.compliant) return undefined;
+      return { status: decision.to, moved: decision.moved, compliant };
+    },
+    async write(tx, account, change, now) {
+      const updated: V1BankAccountRow = { ...account, status: change.status, compliant: change.compliant, updated_at: now.toISOString() };
+      await v1BankAccountsRepository(tx).update(account.id, { status: change.status, compliant: change.compliant, updated_at: updated.updated_at });
+      if (!change.moved) return { row: updated, events: [] };
+      const customer = (await organizationsRepository(tx).find(account.customer_id))!;
+      return { row: updated, events: [{ type: 'bank_account_updated', organization: customer, entity: presentV1BankAccount(updated) }] };
+    },
   });
 }
-
 
 /**
  * Sandbox: a presigned onboarding URL for a customer,

@@ -6,7 +6,7 @@
  */
 import type { Services } from '../../../services.ts';
 import { v1OrdersRepository } from '../repository.ts';
-import { deliverTokens, move } from './useCases.ts';
+import { changeV1Order, deliverTokens } from './useCases.ts';
 
 /**
  * The step the service takes on its own when an order's is due at the services' clock: a
@@ -15,20 +15,18 @@ import { deliverTokens, move } from './useCases.ts';
  * twice. Answers what it did, undefined when nothing was due.
  */
 export async function applyV1OrderTimer(services: Services, id: string): Promise<'tokensDelivered' | 'reversalWindowPassed' | undefined> {
-  const { db, engine } = services.storage;
-  return db.transaction().execute(async (tx) => {
-    const order = await v1OrdersRepository(tx, engine).find(id, true);
-    const now = services.clock.now().toISOString();
-    if (!order?.due_at || order.due_at > now) return undefined;
+  let applied: 'tokensDelivered' | 'reversalWindowPassed' | undefined;
+  await changeV1Order(services, (tx) => v1OrdersRepository(tx, services.storage.engine).find(id, true), (order, now) => {
+    if (!order.due_at || order.due_at > now.toISOString()) return undefined;
     if (order.type === 'onramp' && order.status === 'funded') {
-      await deliverTokens(services, tx, order);
-      return 'tokensDelivered';
+      applied = 'tokensDelivered';
+      return { steps: [deliverTokens(order)] };
     }
     if (order.type === 'offramp' && order.status === 'completed') {
-      await move(services, tx, order, 'reversalWindowPassed', { due_at: null });
-      return 'reversalWindowPassed';
+      applied = 'reversalWindowPassed';
+      return { steps: [{ event: 'reversalWindowPassed', changes: { due_at: null } }] };
     }
-    await v1OrdersRepository(tx).update(order.id, { due_at: null });
-    return undefined;
+    return { silent: { due_at: null } };
   });
+  return applied;
 }

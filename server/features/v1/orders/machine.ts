@@ -6,6 +6,7 @@
 import type { components } from '../../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../../shared/contractEnums.ts';
 import { Problem } from '../../../shared/problems.ts';
+import { defineMachine, type Machine, type Move } from '../../../shared/machine.ts';
 
 export type V1OrderStatus = components['schemas']['V1OrderStatus'];
 export type V1OrderType = components['schemas']['V1OrderType'];
@@ -23,34 +24,38 @@ export type V1OrderEvent =
   | 'fail'
   | 'cancel';
 
-type Row = readonly [from: V1OrderStatus, event: V1OrderEvent, to: V1OrderStatus];
+/** One table per order type; an event with no entry does not apply to that type (an onramp is never burned). */
+export const v1OrderMoves: Record<V1OrderType, Partial<Record<V1OrderEvent, Move<V1OrderStatus>>>> = {
+  onramp: {
+    depositReceived: { from: ['created'], to: 'funded' },
+    tokensDelivered: { from: ['funded'], to: 'completed' },
+    fail: { from: ['created'], to: 'failed' },
+    depositMismatch: { from: ['funded'], to: 'refunded' },
+    cancel: { from: ['created'], to: 'canceled' },
+  },
+  offramp: {
+    burnConfirmed: { from: ['created'], to: 'funded' },
+    fiatSent: { from: ['funded'], to: 'completed' },
+    reversalWindowPassed: { from: ['completed'], to: 'finalized' },
+    fail: { from: ['created', 'funded'], to: 'failed' },
+    cancel: { from: ['created'], to: 'canceled' },
+  },
+};
 
-export const v1OrderTransitions: Record<V1OrderType, readonly Row[]> = {
-  onramp: [
-    ['created', 'depositReceived', 'funded'],
-    ['funded', 'tokensDelivered', 'completed'],
-    ['created', 'fail', 'failed'],
-    ['funded', 'depositMismatch', 'refunded'],
-    ['created', 'cancel', 'canceled'],
-  ],
-  offramp: [
-    ['created', 'burnConfirmed', 'funded'],
-    ['funded', 'fiatSent', 'completed'],
-    ['completed', 'reversalWindowPassed', 'finalized'],
-    ['created', 'fail', 'failed'],
-    ['funded', 'fail', 'failed'],
-    ['created', 'cancel', 'canceled'],
-  ],
+export const v1OrderMachines: Record<V1OrderType, Machine<V1OrderStatus, V1OrderEvent>> = {
+  onramp: defineMachine({ states: v1OrderStatuses, moves: v1OrderMoves.onramp }),
+  offramp: defineMachine({ states: v1OrderStatuses, moves: v1OrderMoves.offramp }),
 };
 
 /** Whether V1OrderStatus documents a transition from `from` to `to` for this order type. */
 export function canMoveOrder(type: V1OrderType, from: V1OrderStatus, to: V1OrderStatus): boolean {
-  return v1OrderTransitions[type].some(([f, , t]) => f === from && t === to);
+  return v1OrderMachines[type].canMove(from, to);
 }
 
 /** The status an event leads to, or undefined when it does not apply. */
 export function orderEventTarget(type: V1OrderType, from: V1OrderStatus, event: V1OrderEvent): V1OrderStatus | undefined {
-  return v1OrderTransitions[type].find(([f, e]) => f === from && e === event)?.[2];
+  const decision = v1OrderMachines[type].decide(from, event);
+  return decision.allowed ? decision.to : undefined;
 }
 
 /** The status an event leads to; 409 `conflict` (with `message` when given) when it does not apply. */

@@ -2,54 +2,48 @@
 import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
-import { v1OrdersRepository, type V1OrderRow } from '../repository.ts';
+import type { V1OrderRow } from '../repository.ts';
 import { positiveAmount } from '../common.ts';
-import { deliverTokens, lockOwned, move, seconds, type V1OrderAction } from './useCases.ts';
+import { changeV1Order, deliverTokens, lockOwned, seconds, type V1OrderAction } from './useCases.ts';
 
 /**
  * Sandbox: the MXN deposit of an onramp arrived. The ordered amount funds it (tokens follow
  * on their own after `v1DeliverySeconds`); any other amount funds it and then refunds it,
  * two events.
  */
-export async function confirmV1FiatReceived(services: Services, caller: Caller, body: { orderId: string; amount?: string }): Promise<V1OrderRow> {
+export function confirmV1FiatReceived(services: Services, caller: Caller, body: { orderId: string; amount?: string }): Promise<V1OrderRow> {
   const received = body.amount === undefined ? undefined : positiveAmount(body.amount, 'amount');
-  return services.storage.db.transaction().execute(async (tx) => {
-    const order = await lockOwned(services, tx, caller, body.orderId);
+  return changeV1Order(services, (tx) => lockOwned(services, tx, caller, body.orderId), (order, now) => {
     if (order.type !== 'onramp' || order.status !== 'created') throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
     const matches = received === undefined || received.equals(order.source_amount);
-    const now = services.clock.now();
-    const funded = await move(services, tx, order, 'depositReceived', { due_at: matches ? seconds(now, services.config.v1DeliverySeconds) : null });
+    if (matches) return { steps: [{ event: 'depositReceived', changes: { due_at: seconds(now, services.config.v1DeliverySeconds) } }] };
     // The refund follows the funding: a millisecond later, so the two events keep their order.
-    return matches ? funded : move(services, tx, funded, 'depositMismatch', {}, { at: new Date(now.getTime() + 1) });
+    return { steps: [{ event: 'depositReceived', changes: { due_at: null } }, { event: 'depositMismatch', laterMs: 1 }] };
   });
 }
 
 /** Sandbox: one event of the chain, the bank or the service (`POST /sandbox/ramp/order/{id}/simulate`). */
-export async function simulateV1Order(services: Services, caller: Caller, id: string, action: V1OrderAction): Promise<V1OrderRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const order = await lockOwned(services, tx, caller, id);
-    const notApplicable = `Action ${action} does not apply to an ${order.type} order in status ${order.status}`;
-    const now = services.clock.now();
+export function simulateV1Order(services: Services, caller: Caller, id: string, action: V1OrderAction): Promise<V1OrderRow> {
+  return changeV1Order(services, (tx) => lockOwned(services, tx, caller, id), (order, now) => {
+    const message = `Action ${action} does not apply to an ${order.type} order in status ${order.status}`;
     switch (action) {
-      case 'expireTransaction': {
-        if (order.type !== 'offramp' || order.status !== 'created') throw new Problem('conflict', notApplicable);
+      case 'expireTransaction':
+        if (order.type !== 'offramp' || order.status !== 'created') throw new Problem('conflict', message);
         // Nothing a GET shows changes, so no webhook and the same updatedAt.
-        await v1OrdersRepository(tx).update(order.id, { transaction_expired: 1 });
-        return { ...order, transaction_expired: 1 };
-      }
+        return { silent: { transaction_expired: 1 } };
       case 'burnConfirmed':
         if (order.type === 'offramp' && order.status === 'created' && order.transaction_expired === 1) {
           throw new Problem('conflict', 'The burn transaction has expired; regenerate it first');
         }
-        return move(services, tx, order, 'burnConfirmed', {}, { message: notApplicable });
+        return { steps: [{ event: 'burnConfirmed', message }] };
       case 'tokensDelivered':
-        return deliverTokens(services, tx, order, notApplicable);
+        return { steps: [deliverTokens(order, message)] };
       case 'fiatSent':
-        return move(services, tx, order, 'fiatSent', { due_at: seconds(now, services.config.v1ReversalWindowSeconds) }, { message: notApplicable });
+        return { steps: [{ event: 'fiatSent', changes: { due_at: seconds(now, services.config.v1ReversalWindowSeconds) }, message }] };
       case 'reversalWindowPassed':
-        return move(services, tx, order, 'reversalWindowPassed', { due_at: null }, { message: notApplicable });
+        return { steps: [{ event: 'reversalWindowPassed', changes: { due_at: null }, message }] };
       case 'fail':
-        return move(services, tx, order, 'fail', { due_at: null }, { message: notApplicable });
+        return { steps: [{ event: 'fail', changes: { due_at: null }, message }] };
     }
   });
 }

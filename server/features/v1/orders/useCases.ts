@@ -10,9 +10,9 @@ import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
 import type { Tx } from '../../../storage/database.ts';
-import { organizationsRepository, type OrganizationRow } from '../../organizations/repository.ts';
+import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1NewRow, type V1OrderRow, type V1WalletRow } from '../repository.ts';
-import { recordV1Event } from '../../webhooks/outbox.ts';
+import { changeState, type ChangeEvent } from '../../stateChange.ts';
 import { isApproved } from '../../organizations/rules.ts';
 import { bankAccountShortName } from '../bankAccounts/useCases.ts';
 import { isBankAccountUsable } from '../bankAccounts/machine.ts';
@@ -110,56 +110,94 @@ export async function lockOwned(services: Services, tx: Tx, caller: Caller, id: 
   return ownedBy(await v1OrdersRepository(tx, services.storage.engine).find(id.toLowerCase(), true), caller, 'Order not found');
 }
 
-/** Applies one machine event and records `order_updated` with the order as its GET returns it. */
-export async function move(
+/**
+ * One event of the order machine with the fields it sets: `message` words its 409 when it
+ * does not apply, `laterMs` places it after the change's instant (a refund following its
+ * funding in one call keeps its events in order).
+ */
+export interface V1OrderStep {
+  event: V1OrderEvent;
+  changes?: Partial<V1OrderRow>;
+  message?: string;
+  laterMs?: number;
+}
+
+/**
+ * What one change of an order does: machine events, each written with its `order_updated`
+ * (the order as `GET /ramp/order/{id}` returns it); or fields no GET shows, set with no
+ * event (`silent`).
+ */
+export type V1OrderChange = { steps: V1OrderStep[] } | { silent: Partial<V1OrderRow> };
+
+type Resolved = { steps: (V1OrderStep & { status: V1OrderStatus })[] } | { silent: Partial<V1OrderRow> };
+
+/**
+ * One change of a v1 order (features/stateChange.ts): `lock` reads it under its row lock,
+ * `decide` describes the change (undefined: nothing to do) and the machine decides every
+ * step's status before anything is written, so a step that does not apply refuses them all.
+ */
+export function changeV1Order<Row extends V1OrderRow | undefined>(
   services: Services,
-  tx: Tx,
-  order: V1OrderRow,
-  event: V1OrderEvent,
-  changes: Partial<V1OrderRow> = {},
-  options: { message?: string; customer?: OrganizationRow; at?: Date } = {},
-): Promise<V1OrderRow> {
-  const status: V1OrderStatus = nextOrderStatus(order.type, order.status, event, options.message);
-  const now = options.at ?? services.clock.now();
-  const updated: V1OrderRow = { ...order, ...changes, status, updated_at: now.toISOString() };
-  // An approval is only ever pending while the order is created.
-  if (status !== 'created') Object.assign(updated, { approval_message_id: null, approval_message: null, approval_summary: null });
-  const { id: _, ...set } = updated;
-  await v1OrdersRepository(tx).update(order.id, set);
-  const customer = options.customer ?? (await organizationsRepository(tx).find(order.customer_id))!;
-  await recordV1Event(tx, { type: 'order_updated', organization: customer, occurredAt: now, deliverFrom: services.realClock.now(), entity: presentV1Order(updated) });
-  return updated;
+  lock: (tx: Tx) => Promise<Row>,
+  decide: (order: V1OrderRow, now: Date, tx: Tx) => V1OrderChange | undefined | Promise<V1OrderChange | undefined>,
+): Promise<Row> {
+  return changeState<Row, Resolved>(services, {
+    lock,
+    async decide(order, now, tx) {
+      if (!order) return undefined;
+      const change = await decide(order, now, tx);
+      if (!change || 'silent' in change) return change;
+      let status = order.status;
+      return { steps: change.steps.map((step) => ({ ...step, status: (status = nextOrderStatus(order.type, status, step.event, step.message)) })) };
+    },
+    async write(tx, order, change, now) {
+      if ('silent' in change) {
+        await v1OrdersRepository(tx).update(order.id, change.silent);
+        return { row: { ...order, ...change.silent }, events: [] };
+      }
+      const customer = (await organizationsRepository(tx).find(order.customer_id))!;
+      let current: V1OrderRow = order;
+      const events: ChangeEvent[] = [];
+      for (const step of change.steps) {
+        const at = new Date(now.getTime() + (step.laterMs ?? 0));
+        const updated: V1OrderRow = { ...current, ...step.changes, status: step.status, updated_at: at.toISOString() };
+        // An approval is only ever pending while the order is created.
+        if (step.status !== 'created') Object.assign(updated, { approval_message_id: null, approval_message: null, approval_summary: null });
+        const { id: _, ...set } = updated;
+        await v1OrdersRepository(tx).update(order.id, set);
+        events.push({ type: 'order_updated', organization: customer, entity: presentV1Order(updated), at });
+        current = updated;
+      }
+      return { row: current as Row & V1OrderRow, events };
+    },
+  });
 }
 
 export const seconds = (now: Date, s: number) => new Date(now.getTime() + s * 1000).toISOString();
 
-export async function cancelV1Order(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const order = await lockOwned(services, tx, caller, id);
-    return move(services, tx, order, 'cancel', {}, { message: 'Order can only be canceled while created' });
-  });
+export function cancelV1Order(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
+  return changeV1Order(services, (tx) => lockOwned(services, tx, caller, id), () => ({
+    steps: [{ event: 'cancel', message: 'Order can only be canceled while created' }],
+  }));
 }
 
 /** A fresh burn transaction (and approval) for an offramp still created; no webhook. */
-export async function regenerateV1OrderTransaction(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const order = await lockOwned(services, tx, caller, id);
+export function regenerateV1OrderTransaction(services: Services, caller: Caller, id: string): Promise<V1OrderRow> {
+  return changeV1Order(services, (tx) => lockOwned(services, tx, caller, id), async (order, now, tx) => {
     if (order.type !== 'offramp') throw new Problem('conflict', 'Only offramp orders have a burn transaction');
     if (order.status !== 'created') throw new Problem('conflict', 'The transaction can only be regenerated while the order is created');
-    const changes: Partial<V1OrderRow> = {
-      burn_transaction: newUnsignedTransaction(order.blockchain),
-      transaction_expired: 0,
-      updated_at: services.clock.now().toISOString(),
-    };
+    const changes: Partial<V1OrderRow> = { burn_transaction: newUnsignedTransaction(order.blockchain), transaction_expired: 0, updated_at: now.toISOString() };
     if (order.approval_message_id) {
       const account = await v1BankAccountsRepository(tx).find(order.bank_account_id!);
       Object.assign(changes, approvalFor(order, account!.clabe));
     }
-    await v1OrdersRepository(tx).update(order.id, changes);
-    return { ...order, ...changes };
+    return { silent: changes };
   });
 }
 
-export function deliverTokens(services: Services, tx: Tx, order: V1OrderRow, message?: string) {
-  return move(services, tx, order, 'tokensDelivered', { confirmed_tx_signature: newTransactionId(order.blockchain), due_at: null }, { message });
-}
+/** A step that delivers an onramp's tokens: its transaction on the chain, nothing more due. */
+export const deliverTokens = (order: V1OrderRow, message?: string): V1OrderStep => ({
+  event: 'tokensDelivered',
+  changes: { confirmed_tx_signature: newTransactionId(order.blockchain), due_at: null },
+  ...(message === undefined ? {} : { message }),
+});

@@ -2,28 +2,30 @@
 import type { components } from '../../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../../shared/contractEnums.ts';
 import { Problem } from '../../../shared/problems.ts';
+import { defineMachine } from '../../../shared/machine.ts';
 
 export type V1SwapStatus = components['schemas']['V1SwapStatus'];
 
 export const v1SwapStatuses = everyValueOf<V1SwapStatus>()(['created', 'funded', 'completed', 'failed']);
 
-export type V1SwapEvent = 'sendConfirmed' | 'delivered' | 'fail';
+/** `fundsReceived` (V1SimulateSwapRequest's fundsReceived): some chains report the service received the funds as a distinct update while the swap stays `funded`; it changes no status. */
+export type V1SwapEvent = 'sendConfirmed' | 'fundsReceived' | 'delivered' | 'fail';
 
-type Row = readonly [from: V1SwapStatus, event: V1SwapEvent, to: V1SwapStatus];
+export const v1SwapMachine = defineMachine<V1SwapStatus, V1SwapEvent>({
+  states: v1SwapStatuses,
+  moves: {
+    sendConfirmed: { from: ['created'], to: 'funded' },
+    fundsReceived: { from: ['funded'], to: 'funded' },
+    delivered: { from: ['funded'], to: 'completed' },
+    fail: { from: ['created', 'funded'], to: 'failed' },
+  },
+});
 
-export const v1SwapTransitions: readonly Row[] = [
-  ['created', 'sendConfirmed', 'funded'],
-  ['funded', 'delivered', 'completed'],
-  ['created', 'fail', 'failed'],
-  ['funded', 'fail', 'failed'],
-];
-
-export function canMoveSwap(from: V1SwapStatus, to: V1SwapStatus): boolean {
-  return v1SwapTransitions.some(([f, , t]) => f === from && t === to);
-}
+export const canMoveSwap = (from: V1SwapStatus, to: V1SwapStatus): boolean => v1SwapMachine.canMove(from, to);
 
 export function swapEventTarget(from: V1SwapStatus, event: V1SwapEvent): V1SwapStatus | undefined {
-  return v1SwapTransitions.find(([f, e]) => f === from && e === event)?.[2];
+  const decision = v1SwapMachine.decide(from, event);
+  return decision.allowed ? decision.to : undefined;
 }
 
 export function nextSwapStatus(from: V1SwapStatus, event: V1SwapEvent): V1SwapStatus {
@@ -32,10 +34,7 @@ export function nextSwapStatus(from: V1SwapStatus, event: V1SwapEvent): V1SwapSt
   return to;
 }
 
-/**
- * `funds_received` (V1SimulateSwapRequest's fundsReceived): some chains report the service received the funds as a
- * distinct update while the swap stays `funded`. It changes no status.
- */
+/** `funds_received` is accepted only while the swap is funded (the machine's stay). */
 export function assertFundsReceivable(status: V1SwapStatus): void {
-  if (status !== 'funded') throw new Problem('conflict', `Action fundsReceived does not apply to a swap in status ${status}`);
+  nextSwapStatus(status, 'fundsReceived');
 }

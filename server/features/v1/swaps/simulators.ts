@@ -2,32 +2,28 @@
 import type { Caller } from '../../organizations/scope.ts';
 import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
-import { v1SwapsRepository, type V1SwapRow } from '../repository.ts';
+import type { V1SwapRow } from '../repository.ts';
 import { newTransactionId } from '../../../shared/world.ts';
-import { assertFundsReceivable } from './machine.ts';
-import { lockOwned, move, update, type V1SwapAction } from './useCases.ts';
+import { changeV1Swap, type V1SwapAction } from './useCases.ts';
 
 /** Sandbox: one event of the chain or the service (`POST /sandbox/ramp/swap/{id}/simulate`). */
-export async function simulateV1Swap(services: Services, caller: Caller, id: string, action: V1SwapAction): Promise<V1SwapRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const swap = await lockOwned(services, tx, caller, id);
+export function simulateV1Swap(services: Services, caller: Caller, id: string, action: V1SwapAction): Promise<V1SwapRow> {
+  return changeV1Swap(services, caller, id, (swap) => {
     switch (action) {
       case 'expireTransaction':
         if (swap.status !== 'created') throw new Problem('conflict', `Action expireTransaction does not apply to a swap in status ${swap.status}`);
         // Nothing a GET shows changes: no webhook, the same updatedAt.
-        await v1SwapsRepository(tx).update(swap.id, { transaction_expired: 1 });
-        return { ...swap, transaction_expired: 1 };
+        return { silent: { transaction_expired: 1 } };
       case 'sendConfirmed':
         if (swap.status === 'created' && swap.transaction_expired === 1) throw new Problem('conflict', 'The send transaction has expired; regenerate it first');
-        return move(services, tx, swap, 'sendConfirmed', { send_transaction_hash: newTransactionId(swap.blockchain) });
+        return { event: 'sendConfirmed', changes: { send_transaction_hash: newTransactionId(swap.blockchain) } };
       case 'fundsReceived':
         // The distinct update some chains send: same status, one more swap_updated.
-        assertFundsReceivable(swap.status);
-        return update(services, tx, swap, {});
+        return { event: 'fundsReceived' };
       case 'delivered':
-        return move(services, tx, swap, 'delivered', { receive_transaction_hash: newTransactionId(swap.blockchain) });
+        return { event: 'delivered', changes: { receive_transaction_hash: newTransactionId(swap.blockchain) } };
       case 'fail':
-        return move(services, tx, swap, 'fail');
+        return { event: 'fail' };
     }
   });
 }

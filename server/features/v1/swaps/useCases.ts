@@ -11,7 +11,7 @@ import type { Services } from '../../../services.ts';
 import type { Tx } from '../../../storage/database.ts';
 import { organizationsRepository } from '../../organizations/repository.ts';
 import { v1SwapsRepository, v1WalletsRepository, type V1SwapRow } from '../repository.ts';
-import { recordV1Event } from '../../webhooks/outbox.ts';
+import { changeState } from '../../stateChange.ts';
 import { isApproved } from '../../organizations/rules.ts';
 import { newUnsignedTransaction } from '../../../shared/world.ts';
 import { assertKnownToken, ownedBy, positiveAmount, v1Customer } from '../common.ts';
@@ -63,27 +63,40 @@ export async function lockOwned(services: Services, tx: Tx, caller: Caller, id: 
   return ownedBy(await v1SwapsRepository(tx, services.storage.engine).find(id.toLowerCase(), true), caller, 'Swap not found');
 }
 
-/** Writes the swap and its `swap_updated` in the caller's transaction. */
-export async function update(services: Services, tx: Tx, swap: V1SwapRow, changes: Partial<V1SwapRow>): Promise<V1SwapRow> {
-  const now = services.clock.now();
-  const updated: V1SwapRow = { ...swap, ...changes, updated_at: now.toISOString() };
-  const { id: _, ...set } = updated;
-  await v1SwapsRepository(tx).update(swap.id, set);
-  const customer = (await organizationsRepository(tx).find(swap.customer_id))!;
-  await recordV1Event(tx, { type: 'swap_updated', organization: customer, occurredAt: now, deliverFrom: services.realClock.now(), entity: presentV1Swap(updated) });
-  return updated;
+/**
+ * What one change of a swap does: an event of the swap machine with the fields it sets,
+ * written with `swap_updated` (the swap as `GET /ramp/swap/{id}` returns it, also for
+ * fundsReceived, a stay); or fields no GET shows, set with no event (`silent`).
+ */
+export type V1SwapChange = { event: V1SwapEvent; changes?: Partial<V1SwapRow> } | { silent: Partial<V1SwapRow> };
+
+/** One change of the caller's swap (features/stateChange.ts); the machine refuses an event that does not apply before anything is written. */
+export function changeV1Swap(services: Services, caller: Caller, id: string, decide: (swap: V1SwapRow, now: Date) => V1SwapChange): Promise<V1SwapRow> {
+  return changeState<V1SwapRow, { status: V1SwapRow['status']; changes: Partial<V1SwapRow> } | { silent: Partial<V1SwapRow> }>(services, {
+    lock: (tx) => lockOwned(services, tx, caller, id),
+    decide(swap, now) {
+      const change = decide(swap, now);
+      if ('silent' in change) return change;
+      return { status: nextSwapStatus(swap.status, change.event), changes: change.changes ?? {} };
+    },
+    async write(tx, swap, change, now) {
+      if ('silent' in change) {
+        await v1SwapsRepository(tx).update(swap.id, change.silent);
+        return { row: { ...swap, ...change.silent }, events: [] };
+      }
+      const updated: V1SwapRow = { ...swap, ...change.changes, status: change.status, updated_at: now.toISOString() };
+      const { id: _, ...set } = updated;
+      await v1SwapsRepository(tx).update(swap.id, set);
+      const customer = (await organizationsRepository(tx).find(swap.customer_id))!;
+      return { row: updated, events: [{ type: 'swap_updated', organization: customer, entity: presentV1Swap(updated) }] };
+    },
+  });
 }
 
-export const move = (services: Services, tx: Tx, swap: V1SwapRow, event: V1SwapEvent, changes: Partial<V1SwapRow> = {}) =>
-  update(services, tx, swap, { ...changes, status: nextSwapStatus(swap.status, event) });
-
 /** A fresh send transaction for a swap still created; no webhook. */
-export async function regenerateV1SwapTransaction(services: Services, caller: Caller, id: string): Promise<V1SwapRow> {
-  return services.storage.db.transaction().execute(async (tx) => {
-    const swap = await lockOwned(services, tx, caller, id);
+export function regenerateV1SwapTransaction(services: Services, caller: Caller, id: string): Promise<V1SwapRow> {
+  return changeV1Swap(services, caller, id, (swap, now) => {
     if (swap.status !== 'created') throw new Problem('conflict', 'The transaction can only be regenerated while the swap is created');
-    const changes = { send_transaction: newUnsignedTransaction(swap.blockchain), transaction_expired: 0, updated_at: services.clock.now().toISOString() };
-    await v1SwapsRepository(tx).update(swap.id, changes);
-    return { ...swap, ...changes };
+    return { silent: { send_transaction: newUnsignedTransaction(swap.blockchain), transaction_expired: 0, updated_at: now.toISOString() } };
   });
 }
