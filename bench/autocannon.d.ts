@@ -14,6 +14,8 @@ declare module 'autocannon' {
       connections?: number;
       duration?: number;
       amount?: number;
+      /** Requests per second over all connections (open loop). */
+      overallRate?: number;
       timeout?: number;
       requests?: Request[];
     }

@@ -8,6 +8,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { profileClockUs } from './profile.ts';
 
 export const root = resolve(import.meta.dirname, '..');
 export const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -143,6 +144,8 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   durationS: number;
+  /** The measured run on the clock CPU profiles use (bench/profile.ts), in µs. */
+  windowUs?: { fromUs: number; toUs: number };
 }
 
 /**
@@ -152,7 +155,7 @@ export interface LoadResult {
 export async function load(
   url: string,
   requests: LoadRequest[],
-  options: { connections: number; durationS: number; warmupS?: number; amount?: number; pid?: number | undefined },
+  options: { connections: number; durationS: number; warmupS?: number; amount?: number; pid?: number | undefined; overallRate?: number },
 ): Promise<LoadResult> {
   const run = (durationS: number, amount?: number) =>
     autocannon({
@@ -160,6 +163,8 @@ export async function load(
       connections: options.connections,
       duration: durationS,
       ...(amount ? { amount } : {}),
+      // Open loop: requests at a fixed rate over all connections, whatever the answers' pace.
+      ...(options.overallRate ? { overallRate: options.overallRate } : {}),
       timeout: 10,
       requests: requests.map((r) => ({
         method: r.method ?? 'GET',
@@ -172,9 +177,12 @@ export async function load(
     } as autocannon.Options);
   if (options.warmupS) await run(options.warmupS);
   const cpuBefore = cpuMs(options.pid);
+  const fromUs = profileClockUs();
   const result = await run(options.durationS, options.amount);
+  const toUs = profileClockUs();
   const cpuAfter = cpuMs(options.pid);
   return {
+    windowUs: { fromUs, toUs },
     requestsPerSecond: result.requests.total / result.duration,
     mean: result.latency.mean,
     p50: result.latency.p50,

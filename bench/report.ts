@@ -1,5 +1,8 @@
-/** The results of a run, the targets of issue 9 judged against them, and the Markdown report. */
-import type { LoadResult } from './lib.ts';
+/** The results of a run, the targets of issues 9 and 17 judged against them, and the Markdown report. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, type LoadResult } from './lib.ts';
+import type { ProfileSummary } from './profile.ts';
 import { targetLabels, type TargetId } from './targets.ts';
 
 export interface ThroughputRow {
@@ -21,6 +24,13 @@ export interface ScalingRow {
   large: LoadResult | undefined;
 }
 
+export interface ScenarioProfile {
+  scenario: string;
+  label: string;
+  requests: number;
+  summary: ProfileSummary;
+}
+
 export interface Verdict {
   target: string;
   measured: string;
@@ -38,8 +48,12 @@ export interface Results {
   machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string; loadBefore: number; loadAfter?: number };
   startedAt: string;
   finishedAt?: string;
-  options: { durationS: number; warmupS: number; connections: number; smallOrders: number; largeOrders: number };
+  options: { durationS: number; warmupS: number; connections: number; smallOrders: number; largeOrders: number; openRate?: number };
   throughput: ThroughputRow[];
+  /** The read scenarios at a fixed offered rate (`openRate` requests/s over all connections). */
+  openLoop?: ThroughputRow[];
+  /** BENCH_PROFILE: the validated server's CPU profile of each scenario's measured run. */
+  profiles?: ScenarioProfile[];
   scaling: ScalingRow[];
   seeding?: Record<string, { inserted: number; seconds: number }>;
   webhooks?: {
@@ -59,8 +73,8 @@ const ratio = (a: number | undefined, b: number | undefined) => (a === undefined
 const clean = (r: LoadResult | undefined) => r !== undefined && r.requests > 0 && r.errors === 0 && r.non2xx === 0;
 const flaw = (r: LoadResult | undefined) => (r && !clean(r) ? (r.requests === 0 ? ' (no request completed)' : ` (${r.errors} errors, ${r.non2xx} non-2xx)`) : '');
 
-function find(results: Results, scenario: string, target: TargetId) {
-  return results.throughput.find((row) => row.scenario === scenario && row.target === target)?.result;
+function find(results: Results, scenario: string, target: TargetId, rows = results.throughput) {
+  return rows.find((row) => row.scenario === scenario && row.target === target)?.result;
 }
 
 /** Latency growth from the small to the large data set: median of requests made one at a time. */
@@ -83,20 +97,28 @@ export function verdicts(results: Results): Verdict[] {
   const scenarios = [...new Map(results.throughput.map((r) => [r.scenario, r])).values()];
   // The req/s ratio decides; the CPU ratio beside it says what it would be on a quiet machine.
   const times = (a: LoadResult | undefined, x: LoadResult | undefined) => (v: number) => `${fmt(v, 2)}× (by CPU ${fmt(ratio(x?.cpuUsPerRequest, a?.cpuUsPerRequest), 2)}×)`;
+  // Issue 17: the sandbox's own cost at most the framework's, and never slower than a stateless mock.
   for (const s of scenarios) {
     const a = find(results, s.scenario, 'validated');
     const c = find(results, s.scenario, 'prism');
-    judged(`${s.label}: validated ≥ 5× Prism mock`, ratio(a?.requestsPerSecond, c?.requestsPerSecond), (v) => v >= 5, times(a, c), a, c);
+    judged(`${s.label}: validated ≥ 2× Prism mock`, ratio(a?.requestsPerSecond, c?.requestsPerSecond), (v) => v >= 2, times(a, c), a, c);
     const d = find(results, s.scenario, 'express');
-    floor(ratio(d?.requestsPerSecond, c?.requestsPerSecond), (v) => v >= 5, times(d, c));
+    floor(ratio(d?.requestsPerSecond, c?.requestsPerSecond), (v) => v >= 2, times(d, c));
   }
-  const a = find(results, 'lookup', 'validated');
-  const d = find(results, 'lookup', 'express');
-  judged('GET /lookup/tokens/cost: validated ≥ 0.75× bare Express', ratio(a?.requestsPerSecond, d?.requestsPerSecond), (v) => v >= 0.75, times(a, d), a, d);
+  for (const s of scenarios) {
+    const a = find(results, s.scenario, 'validated');
+    const d = find(results, s.scenario, 'express');
+    judged(`${s.label}: validated ≥ 0.5× bare Express`, ratio(a?.requestsPerSecond, d?.requestsPerSecond), (v) => v >= 0.5, times(a, d), a, d);
+  }
+  const rate = results.options.openRate ?? 500;
   for (const s of scenarios.filter((x) => x.read)) {
-    const run = find(results, s.scenario, 'validated');
-    judged(`${s.label}: p99 ≤ 10 ms at ${results.options.connections} connections (SQLite)`, run?.p99, (v) => v <= 10, (v) => `${fmt(v)} ms`, run);
-    floor(find(results, s.scenario, 'express')?.p99, (v) => v <= 10, (v) => `${fmt(v)} ms`);
+    const run = find(results, s.scenario, 'validated', results.openLoop ?? []);
+    const offered = (r: LoadResult) => ` (${fmt(r.requestsPerSecond)} req/s answered)`;
+    // The rate must have been served: a server that fell behind would show low latencies of fewer requests.
+    const served = (r: LoadResult | undefined) => r !== undefined && r.requestsPerSecond >= 0.95 * rate;
+    judged(`${s.label}: p99 ≤ 5 ms at ${fmt(rate)} req/s, open loop (SQLite)`, run?.p99, (v) => v <= 5 && served(run), (v) => `${fmt(v)} ms${run ? offered(run) : ''}`, run);
+    const floorRun = find(results, s.scenario, 'express', results.openLoop ?? []);
+    floor(floorRun?.p99, (v) => v <= 5 && served(floorRun), (v) => `${fmt(v)} ms`);
   }
   for (const row of results.scaling.filter((r) => !r.informational)) {
     judged(`${row.label} (${row.engine}): latency ${scaleName(results.options.largeOrders)}/${scaleName(results.options.smallOrders)} ≤ 1.5`, growth(row), (v) => v <= 1.5, (v) => `${fmt(v, 2)}`, row.small, row.large);
@@ -154,6 +176,24 @@ export function withBenchSummary(readme: string, results: Results): string {
   return readme.slice(0, start) + summary + readme.slice(end);
 }
 
+/** Per scenario: the profile's µs per request by origin, then its top self-time frames. */
+function profileSections(profiles: ScenarioProfile[]): string[] {
+  const lines: string[] = [];
+  for (const p of profiles) {
+    const { summary: s } = p;
+    lines.push(`### ${p.label}`, '');
+    lines.push(
+      `${fmt(s.usPerRequest)} µs of sampled CPU per request (${p.requests.toLocaleString('en')} requests). By origin: ` +
+        s.byOrigin.filter((o) => o.share >= 0.01).map((o) => `${o.origin} ${fmt(o.usPerRequest)} µs (${fmt(o.share * 100)} %)`).join(', ') + '.',
+      '',
+    );
+    lines.push(`| self time, µs/req | share | origin | frame |`, `|-:|-:|-|-|`);
+    for (const f of s.top) lines.push(`| ${fmt(f.usPerRequest, 1)} | ${fmt(f.share * 100, 1)} % | ${f.origin} | \`${f.frame.replace(/\|/g, '\\|')}\` |`);
+    lines.push('');
+  }
+  return lines;
+}
+
 export function renderMarkdown(results: Results): string {
   const lines: string[] = [];
   lines.push(`# Benchmark results`, '');
@@ -176,6 +216,26 @@ export function renderMarkdown(results: Results): string {
         '("by CPU" is the other server\'s CPU per request over ours, what the req/s ratio would be if both were CPU-bound alone).',
       '',
     );
+  }
+
+  if ((results.openLoop ?? []).length > 0) {
+    lines.push(`## Open loop: ${fmt(results.options.openRate)} requests/s offered (autocannon \`overallRate\`, ${results.options.connections} connections)`, '');
+    lines.push(`| scenario | server | req/s answered | p50 ms | p90 ms | p99 ms | max ms | CPU µs/req |`, `|-|-|-:|-:|-:|-:|-:|-:|`);
+    for (const row of results.openLoop!) {
+      const r = row.result;
+      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p90)} | ${fmt(r?.p99)} | ${fmt(r?.max)} | ${fmt(r?.cpuUsPerRequest)} |`);
+    }
+    lines.push('', 'autocannon counts latency in whole milliseconds.', '');
+  }
+
+  if ((results.profiles ?? []).length > 0) {
+    lines.push(`## CPU profiles (validated server, the closed-loop run of each scenario)`, '');
+    lines.push(...profileSections(results.profiles!));
+  }
+  const before = join(root, 'bench', 'profiles-before.json');
+  if (existsSync(before)) {
+    const baseline = JSON.parse(readFileSync(before, 'utf8')) as { note: string; profiles: ScenarioProfile[] };
+    lines.push(`## CPU profiles before issue 17`, '', baseline.note, '', ...profileSections(baseline.profiles));
   }
 
   if (results.scaling.length > 0) {

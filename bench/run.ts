@@ -7,7 +7,10 @@
  *   BENCH_ORDERS=1000000  the large scale of the scaling runs (the small one is 1,000)
  *   BENCH_SCALING_MS=3000 time per scaling scenario (one request at a time)
  *   BENCH_ONLY=footprint,throughput,scaling,webhooks,generate   a subset of the sections
- *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools)
+ *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools); the
+ *                         validated server restarts for each throughput scenario, its profile
+ *                         in <dir>/<scenario>, summarized in bench/results.md (bench/profile.ts)
+ *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s over all connections
  *   DATABASE_URL=…        the PostgreSQL server for the PostgreSQL scaling run (a database
  *                         is created in it and dropped); without it the bench uses the one
  *                         on BENCH_PG_PORT=55509 if it answers, else starts one there with
@@ -22,7 +25,8 @@ import pg from 'pg';
 import { formatApiKey, newKeyId } from '../server/features/apiKeys/rules.ts';
 import { cpuMs, load, median, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
-import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow } from './report.ts';
+import { profileIn, summarizeProfile } from './profile.ts';
+import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow, type ThroughputRow } from './report.ts';
 import { capture, getOrder, onrampQuote, quoteAndOrder, throughputScenarios, type Scenario, type World } from './scenarios.ts';
 import { sampleOrders, seedOrders, type Database } from './seed.ts';
 import { bundleServer, startOurs, startPeer, startPrism, targetLabels, type TargetId } from './targets.ts';
@@ -38,6 +42,9 @@ const options = {
   customers: 10,
   /** Time spent on each scaling scenario (one request at a time). */
   scalingMs: Number(env.BENCH_SCALING_MS ?? 3000),
+  /** Open loop: the offered rate of a partner's CI or a modest load test (issue 17). */
+  openRate: Number(env.BENCH_OPEN_RATE ?? 500),
+  profile: env.BENCH_PROFILE,
   sections: new Set((env.BENCH_ONLY ?? 'footprint,throughput,scaling,webhooks,generate').split(',').map((s) => s.trim())),
 };
 
@@ -54,8 +61,10 @@ const results: Results = {
     loadBefore: loadavg()[0]!,
   },
   startedAt: new Date().toISOString(),
-  options: { durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, smallOrders: options.smallOrders, largeOrders: options.largeOrders },
+  options: { durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, smallOrders: options.smallOrders, largeOrders: options.largeOrders, openRate: options.openRate },
   throughput: [],
+  openLoop: [],
+  profiles: [],
   scaling: [],
   notes: [],
 };
@@ -78,10 +87,11 @@ const newIdentity = () => {
 };
 
 /** Our server on `database`, answering (so migrations and the seed key are done). */
-async function ours(database: Database, identity: { key: string }, validate = true) {
+async function ours(database: Database, identity: { key: string }, validate = true, profileDir?: string) {
   const server = await track(
     startOurs({
       validate,
+      ...(profileDir ? { profileDir } : {}),
       dataDir: database.engine === 'sqlite' ? database.dataDir : ':memory:',
       ...(database.engine === 'postgres' ? { databaseUrl: database.url } : {}),
       seedApiKey: identity.key,
@@ -180,8 +190,16 @@ async function throughput() {
   for (const peer of ['express', 'http'] as const) children.set(peer, await track(startPeer(peer, usable.flatMap((s) => fixtures.get(s.id)!), work)));
 
   let peak = 0;
+  const validatedDir = join(work, 'throughput-validated');
   for (const scenario of usable) {
     const requests = scenario.requests(world);
+    // A profiled scenario gets a validated server of its own, so its profile holds that scenario only.
+    const profileDir = options.profile ? join(options.profile, scenario.id) : undefined;
+    if (profileDir) {
+      await stop(children.get('validated'));
+      mkdirSync(profileDir, { recursive: true });
+      children.set('validated', await ours({ engine: 'sqlite', dataDir: validatedDir }, identity, true, profileDir));
+    }
     for (const target of targets) {
       const child = children.get(target)!;
       const check = await capture(child.url, requests);
@@ -196,10 +214,29 @@ async function throughput() {
       }
       results.throughput.push({ scenario: scenario.id, label: scenario.label, read: scenario.read, target, result });
     }
+    // Open loop: a fixed offered rate, the latency a partner's CI sees (reads only; bare Express beside ours).
+    if (scenario.read) {
+      for (const target of ['validated', 'express'] as const) {
+        const child = children.get(target)!;
+        log(`open loop ${options.openRate}/s: ${scenario.label} · ${targetLabels[target]}`);
+        const result = await load(child.url, requests, { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid, overallRate: options.openRate });
+        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result });
+      }
+    }
+    if (profileDir) {
+      const child = children.get('validated')!;
+      await stop(child);
+      children.delete('validated');
+      const measured = find(results.throughput, scenario.id, 'validated');
+      const file = profileIn(profileDir);
+      if (file && measured?.windowUs) results.profiles!.push({ scenario: scenario.id, label: scenario.label, requests: measured.requests, summary: summarizeProfile(file, measured.windowUs, measured.requests) });
+    }
   }
   for (const child of children.values()) await stop(child);
   results.footprint = { ...results.footprint, loadRssMb: peak };
 }
+
+const find = (rows: ThroughputRow[], scenario: string, target: TargetId) => rows.find((r) => r.scenario === scenario && r.target === target)?.result;
 
 // ─── scaling ──────────────────────────────────────────────────────────────────────────────
 

@@ -28,6 +28,8 @@ export interface OurServerOptions {
   databaseUrl?: string;
   seedApiKey: string;
   env?: NodeJS.ProcessEnv;
+  /** Where this server writes its CPU profile, when BENCH_PROFILE is set. */
+  profileDir?: string;
 }
 
 /** npm start's first step (scripts/build-server.mjs), once per bench run: ms it took. */
@@ -42,14 +44,14 @@ export function bundleServer(): number {
 }
 
 /** `npm start` without npm, so the pid is the server's own: the bundle, built once beforehand. */
-/** BENCH_PROFILE=<dir>: each of our servers writes a V8 CPU profile there when it stops. */
-const profileArgs = () => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
+/** BENCH_PROFILE=<dir>: each of our servers writes a V8 CPU profile there (or in its own `profileDir`) when it stops. */
+const profileArgs = (dir = process.env.BENCH_PROFILE) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
 
 export async function startOurs(options: OurServerOptions): Promise<Child & { startedAt: number }> {
   bundleServer();
   const port = await freePort();
   const startedAt = performance.now();
-  const child = startChild(options.validate ? 'server (validated)' : 'server (validation off)', process.execPath, [...profileArgs(), '--enable-source-maps', join(root, 'dist', 'server.js')], {
+  const child = startChild(options.validate ? 'server (validated)' : 'server (validation off)', process.execPath, [...profileArgs(options.profileDir), '--enable-source-maps', join(root, 'dist', 'server.js')], {
     url: `http://127.0.0.1:${port}`,
     env: {
       PORT: String(port),

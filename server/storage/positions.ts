@@ -22,6 +22,7 @@
  * same order.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { runCompiled } from './compiled.ts';
 import type { Db, Tx } from './database.ts';
 import type { Tables } from './tables.ts';
 
@@ -106,7 +107,7 @@ export async function nextPositions(tx: Tx, counters: Counter[], now: string): P
 
 /** A list's total: its counter, 0 when nothing was ever listed in the scope. */
 export async function countOf(db: Db | Tx, list: ListName, scope: string): Promise<number> {
-  const row = await db.selectFrom('list_counters').select('count').where('list', '=', list).where('scope', '=', scope).executeTakeFirst();
+  const [row] = await runCompiled(db, 'countOf', () => db.selectFrom('list_counters').select('count').where('list', '=', list).where('scope', '=', scope), [list, scope]);
   return Number(row?.count ?? 0);
 }
 
@@ -206,10 +207,19 @@ export async function positionPage<T extends keyof Tables>(
   const bounds = created.from || created.to ? await positionBounds(db, listed, count, created) : { first: 1, last: count };
   const { lo, hi } = pageRange(bounds, page.size, page.number, order);
   if (lo > hi) return { items: [], total: boundsSize(bounds) };
-  // Kysely cannot type a table chosen at run time; the rows are that table's.
-  let query = (db as unknown as Kysely<any>).selectFrom(listed.table).selectAll();
-  for (const [column, value] of Object.entries(listed.scope)) query = query.where(column, '=', value);
-  const items = await query.where(listed.position, '>=', lo).where(listed.position, '<=', hi).orderBy(listed.position, order).execute();
+  const scope = Object.entries(listed.scope);
+  const shape = `positionPage ${listed.table} ${scope.map(([column]) => column).join(',')} ${listed.position} ${order}`;
+  const items = await runCompiled(
+    db,
+    shape,
+    () => {
+      // Kysely cannot type a table chosen at run time; the rows are that table's.
+      let query = (db as unknown as Kysely<any>).selectFrom(listed.table).selectAll();
+      for (const [column, value] of scope) query = query.where(column, '=', value);
+      return query.where(listed.position, '>=', lo).where(listed.position, '<=', hi).orderBy(listed.position, order);
+    },
+    [...scope.map(([, value]) => value), lo, hi],
+  );
   return { items: items as Selectable<Tables[T]>[], total: boundsSize(bounds) };
 }
 

@@ -6,7 +6,9 @@
  * request the same, over real HTTP: every path of the four surfaces with each method, and paths
  * that match nothing. An answer is the status, the Allow header, the body (the validator's error,
  * or the operation it matched) and, for a matched request, the operation's preprocessed request
- * and response schemas. It also binds the start-up check (server/http/validatorPatch.ts) to the
+ * and response schemas. Then every operation answers its documented statuses with the
+ * contract's examples (or a body that breaks its schema), under several Accept and Content-Type
+ * headers (the patch keeps per-operation middlewares and validators by the headers as sent): the response validator must pass and refuse the same bodies. It also binds the start-up check (server/http/validatorPatch.ts) to the
  * versions package.json pins and to the patch file's name.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -59,11 +61,15 @@ async function serve(validator: typeof Patched) {
     }) as express.RequestHandler[]),
   );
   // A request that passed validation answers what it matched, in a status its operation does
-  // not document, so the response validator's refusal is compared too.
+  // not document, so the response validator's refusal is compared too; or the answer the
+  // probe asks for (`answers`), which the response validator passes or refuses.
   app.use((req: Request, res: Response) => {
     const lookup = record(req);
-    if (lookup) lookups.set(String(req.headers['x-probe']), lookup);
-    res.status(299).json({ reached: true });
+    const probe = String(req.headers['x-probe']);
+    if (lookup) lookups.set(probe, lookup);
+    const answer = answers.get(probe);
+    if (answer) res.status(answer.status).json(answer.body);
+    else res.status(299).json({ reached: true });
   });
   app.use((error: { status?: number; message?: string; headers?: Record<string, string> }, req: Request, res: Response, _next: NextFunction) => {
     const lookup = record(req);
@@ -76,18 +82,28 @@ async function serve(validator: typeof Patched) {
   return { server, port: (server.address() as AddressInfo).port, lookups, schemas };
 }
 
+/** What the probe app answers to a request that passed validation, by probe id (both validators). */
+const answers = new Map<string, { status: number; body: unknown }>();
+
+interface Sent {
+  /** Replaces the default headers (a JSON Content-Type on POST, PUT and PATCH). */
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 /** The raw request target, sent as written (no URL normalization), on a connection of its own. */
-function send(port: number, method: string, path: string, probe: string): Promise<{ status: number; allow?: string; body: string }> {
+function send(port: number, method: string, path: string, probe: string, sent: Sent = {}): Promise<{ status: number; allow?: string; body: string }> {
+  const hasBody = ['POST', 'PUT', 'PATCH'].includes(method);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method, path, agent: false, headers: { authorization: 'api_sand:probe', 'x-probe': probe, ...(['POST', 'PUT', 'PATCH'].includes(method) ? { 'content-type': 'application/json' } : {}) } },
+      { host: '127.0.0.1', port, method, path, agent: false, headers: { authorization: 'api_sand:probe', 'x-probe': probe, ...(sent.headers ?? (hasBody ? { 'content-type': 'application/json' } : {})) } },
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
       },
     );
     req.on('error', reject);
-    req.end(['POST', 'PUT', 'PATCH'].includes(method) ? '{}' : undefined);
+    req.end(sent.body ?? (hasBody ? '{}' : undefined));
   });
 }
 
@@ -133,6 +149,51 @@ function requests(): [string, string][] {
   return out;
 }
 
+/** The first example of a media type object (`example`, or `examples` by value or `$ref`). */
+function exampleOf(media: Record<string, any> | undefined): unknown {
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values<Record<string, any>>(media.examples ?? {})[0];
+  if (!first) return undefined;
+  const resolved = typeof first.$ref === 'string' ? contract.document.components.examples[first.$ref.split('/').pop()!] : first;
+  return resolved?.value;
+}
+
+const resolveResponse = (r: Record<string, any>) => (typeof r.$ref === 'string' ? contract.document.components.responses[r.$ref.split('/').pop()!] : r);
+
+/**
+ * Every operation, its request example as body, answering each of its first two documented
+ * statuses with that response's example, then with a body its schema refuses; under each Accept
+ * and, with a body, each Content-Type.
+ */
+function answeredRequests(): { method: string; path: string; sent: Sent; answer: { status: number; body: unknown } }[] {
+  const out: ReturnType<typeof answeredRequests> = [];
+  const accepts = [undefined, '*/*', 'application/problem+json', 'text/html, application/*;q=0.9'];
+  for (const operation of contract.operations) {
+    const definition = contract.document.paths[operation.path][operation.method] as Record<string, any>;
+    const requestMedia = definition.requestBody?.content ?? {};
+    const requestType = Object.keys(requestMedia)[0];
+    const body = requestType ? exampleOf(requestMedia[requestType]) : undefined;
+    const contentTypes: (string | undefined)[] = requestType ? [requestType, `${requestType}; charset=UTF-8`] : [undefined];
+    const statuses = Object.keys(definition.responses ?? {}).filter((code) => /^\d{3}$/.test(code)).slice(0, 2);
+    for (const status of statuses) {
+      const response = resolveResponse(definition.responses[status]);
+      const mediaType = Object.keys(response.content ?? {})[0];
+      const example = mediaType ? exampleOf(response.content[mediaType]) : undefined;
+      for (const answerBody of [example ?? { reached: true }, { unexpected: [1, 2, 3] }]) {
+        // Each Accept with the first Content-Type, then the other Content-Types without Accept.
+        const headerSets = [...accepts.map((accept) => [accept, contentTypes[0]] as const), ...contentTypes.slice(1).map((contentType) => [undefined, contentType] as const)];
+        for (const [accept, contentType] of headerSets) {
+          const headers: Record<string, string> = { ...(accept ? { accept } : {}), ...(contentType ? { 'content-type': contentType } : {}) };
+          const sent: Sent = { headers, ...(requestType ? { body: requestType.includes('json') ? JSON.stringify(body ?? {}) : new URLSearchParams((body ?? {}) as Record<string, string>).toString() } : {}) };
+          out.push({ method: operation.method.toUpperCase(), path: withIds(operation.path), sent, answer: { status: Number(status), body: answerBody } });
+        }
+      }
+    }
+  }
+  return out;
+}
+
 describe('the patched express-openapi-validator answers as the stock one', () => {
   let stock: Awaited<ReturnType<typeof serve>>;
   let patched: Awaited<ReturnType<typeof serve>>;
@@ -166,6 +227,28 @@ describe('the patched express-openapi-validator answers as the stock one', () =>
     // Not vacuous: every operation was found, and refusals of each kind were compared.
     expect(new Set([...stock.lookups.values()].map((l) => l.operationId))).toEqual(new Set(contract.operations.map((o) => o.operationId)));
     for (const status of [400, 404, 405]) expect(statuses.get(status) ?? 0, `answers with status ${status}`).toBeGreaterThan(10);
+  });
+
+  it('on the documented answers of every operation, with each Accept and Content-Type', { timeout: 300_000 }, async () => {
+    const all = answeredRequests();
+    const differences: string[] = [];
+    const statuses = new Map<number, number>();
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < all.length; i = next++) {
+        const { method, path, sent, answer } = all[i]!;
+        const probe = `answer-${i}`;
+        answers.set(probe, answer);
+        const [a, b] = await Promise.all([send(stock.port, method, path, probe, sent), send(patched.port, method, path, probe, sent)]);
+        if (!isDeepStrictEqual(a, b)) differences.push(`${method} ${path} ${JSON.stringify(sent.headers)} answering ${answer.status}\n  stock:   ${JSON.stringify(a)}\n  patched: ${JSON.stringify(b)}`);
+        statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    expect(differences, `${differences.length} of ${all.length} requests answered differently, first:\n${differences.slice(0, 5).join('\n')}`).toEqual([]);
+    // Not vacuous: bodies passed the response validator (2xx) and were refused by it (500).
+    expect(statuses.get(200) ?? 0, 'answers passed as 200').toBeGreaterThan(50);
+    expect(statuses.get(500) ?? 0, 'answers refused by the response validator').toBeGreaterThan(50);
   });
 
   it('with the same preprocessed request and response schemas for every operation', () => {

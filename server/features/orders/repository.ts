@@ -2,6 +2,7 @@
 import type { Selectable } from 'kysely';
 import { followsClock, type DueScope } from '../clock/repository.ts';
 import type { Db, Storage, Tx } from '../../storage/database.ts';
+import { runCompiled } from '../../storage/compiled.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from '../../storage/positions.ts';
 import { partnerOf } from '../organizations/repository.ts';
 import type { OrdersTable } from '../../storage/tables.ts';
@@ -19,8 +20,10 @@ export type OrdersScope = { partnerId: string; parentId: string | null } | { org
 
 export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
   return {
-    find(organizationId: string, id: string) {
-      return db.selectFrom('orders').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    /** getOrder's read, compiled once (storage/compiled.ts). */
+    async find(organizationId: string, id: string) {
+      const [row] = await runCompiled(db, 'orders.find', () => db.selectFrom('orders').selectAll().where('id', '=', id).where('organization_id', '=', organizationId), [id, organizationId]);
+      return row;
     },
 
     /** The row, locked until the transaction ends on PostgreSQL (SQLite serializes writers). */

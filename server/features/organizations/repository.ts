@@ -1,6 +1,7 @@
 /** Organizations: partners and their direct children (customers). */
 import type { Selectable } from 'kysely';
 import type { Db, Engine, Tx } from '../../storage/database.ts';
+import { runCompiled } from '../../storage/compiled.ts';
 import { insertWithPositions, positionPage } from '../../storage/positions.ts';
 import type { OrganizationsTable } from '../../storage/tables.ts';
 
@@ -61,8 +62,10 @@ export function organizationsRepository(db: Db | Tx, engine?: Engine) {
       return (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) !== undefined;
     },
 
-    find(id: string) {
-      return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    /** Read by every request that acts for a customer (scope.ts `actFor`): compiled once (storage/compiled.ts). */
+    async find(id: string) {
+      const [row] = await runCompiled(db, 'organizations.find', () => db.selectFrom('organizations').selectAll().where('id', '=', id), [id]);
+      return row;
     },
 
     async insert(o: NewOrganization): Promise<OrganizationRow> {
