@@ -5,6 +5,7 @@ import type { Services } from '../../../services.ts';
 import { v1OrdersRepository, type V1OrderRow } from '../repository.ts';
 import { positiveAmount } from '../common.ts';
 import { deliverTokens, lockOwned, move, seconds, type V1OrderAction } from './useCases.ts';
+import { v1OrderSimulationApplies } from './machine.ts';
 
 /**
  * Sandbox: the MXN deposit of an onramp arrived. The ordered amount funds it (tokens follow
@@ -15,7 +16,7 @@ export async function confirmV1FiatReceived(services: Services, caller: Caller, 
   const received = body.amount === undefined ? undefined : positiveAmount(body.amount, 'amount');
   return services.storage.db.transaction().execute(async (tx) => {
     const order = await lockOwned(services, tx, caller, body.orderId);
-    if (order.type !== 'onramp' || order.status !== 'created') throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
+    if (!v1OrderSimulationApplies(order.type, order.status, 'fiatReceived')) throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
     const matches = received === undefined || received.equals(order.source_amount);
     const now = services.clock.now();
     const funded = await move(services, tx, order, 'depositReceived', { due_at: matches ? seconds(now, services.config.v1DeliverySeconds) : null });
@@ -32,7 +33,7 @@ export async function simulateV1Order(services: Services, caller: Caller, id: st
     const now = services.clock.now();
     switch (action) {
       case 'expireTransaction': {
-        if (order.type !== 'offramp' || order.status !== 'created') throw new Problem('conflict', notApplicable);
+        if (!v1OrderSimulationApplies(order.type, order.status, action)) throw new Problem('conflict', notApplicable);
         // Nothing a GET shows changes, so no webhook and the same updatedAt.
         await v1OrdersRepository(tx).update(order.id, { transaction_expired: 1 });
         return { ...order, transaction_expired: 1 };

@@ -4,7 +4,7 @@ import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
 import { v1SwapsRepository, type V1SwapRow } from '../repository.ts';
 import { newTransactionId } from '../../../shared/world.ts';
-import { assertFundsReceivable } from './machine.ts';
+import { assertSwapSimulationApplies } from './machine.ts';
 import { lockOwned, move, update, type V1SwapAction } from './useCases.ts';
 
 /** Sandbox: one event of the chain or the service (`POST /sandbox/ramp/swap/{id}/simulate`). */
@@ -13,7 +13,7 @@ export async function simulateV1Swap(services: Services, caller: Caller, id: str
     const swap = await lockOwned(services, tx, caller, id);
     switch (action) {
       case 'expireTransaction':
-        if (swap.status !== 'created') throw new Problem('conflict', `Action expireTransaction does not apply to a swap in status ${swap.status}`);
+        assertSwapSimulationApplies(swap.status, action);
         // Nothing a GET shows changes: no webhook, the same updatedAt.
         await v1SwapsRepository(tx).update(swap.id, { transaction_expired: 1 });
         return { ...swap, transaction_expired: 1 };
@@ -22,7 +22,7 @@ export async function simulateV1Swap(services: Services, caller: Caller, id: str
         return move(services, tx, swap, 'sendConfirmed', { send_transaction_hash: newTransactionId(swap.blockchain) });
       case 'fundsReceived':
         // The distinct update some chains send: same status, one more swap_updated.
-        assertFundsReceivable(swap.status);
+        assertSwapSimulationApplies(swap.status, action);
         return update(services, tx, swap, {});
       case 'delivered':
         return move(services, tx, swap, 'delivered', { receive_transaction_hash: newTransactionId(swap.blockchain) });
