@@ -92,7 +92,8 @@ function seedSqlite(dataDir: string, plan: SeedPlan) {
         const at = new Date(Date.parse(partner.created_at as string) + i + 1).toISOString();
         insertOrganization.run({ ...partner, id, parent_id: plan.partnerId, type: 'business', display_name: `Bench customer ${i}`, created_at: at, updated_at: at });
       }
-      const q = { ...quote };
+      // Copies take no place in the quotes list (listQuotes; the bench never lists quotes): no position.
+      const q: Row = { ...quote, position: null };
       const o: Row = { ...order, status: 'created', funding_deadline: deadline, settle_at: null };
       // Index 0 is the real order; copies continue after the orders already stored.
       for (let i = existing; i < existing + count; i++) {
@@ -168,7 +169,8 @@ async function seedPostgres(url: string, plan: SeedPlan) {
           return `$${params.length}::text`;
         });
       const quoteParams: unknown[] = [owners];
-      const quoteValues = valuesOf(quote, { id: id('a'), organization_id: owner, created_at: at }, quoteParams);
+      // Copies take no place in the quotes list (listQuotes; the bench never lists quotes): a NULL position, not a text parameter.
+      const quoteValues = valuesOf(quote, { id: id('a'), organization_id: owner, created_at: at, position: 'NULL' }, quoteParams);
       await client.query(`INSERT INTO quotes (${Object.keys(quote).join(', ')}) SELECT ${quoteValues.join(', ')} FROM ${series}`, quoteParams);
       const deadline = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
       const orderParams: unknown[] = [owners];

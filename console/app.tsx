@@ -6,9 +6,9 @@
  * load balancer unchanged, survives a restart of the sandbox, and its cursor never skips an
  * event. Each new event bumps `live.version`, and every page reloads what it shows.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ask, connect, Failure, storedKey, storeKey, type Ramp, type Schema } from './api.ts';
-import { SessionContext, type SandboxEvent, type Session } from './session.ts';
+import { SessionContext, type ClockReading, type SandboxClock, type SandboxEvent, type Session } from './session.ts';
 import { ErrorText, Field } from './ui.tsx';
 import { Deliveries, EventFeed, OrderPage, Organization, Organizations, V1OrderPage, Webhooks } from './views.tsx';
 
@@ -46,6 +46,34 @@ function useLiveFeed(ramp: Ramp | undefined) {
   return state;
 }
 
+/**
+ * The partner's sandbox clock (getSandboxClock), read at sign-in, whenever the feed moves (a
+ * change may schedule the next due one) and when a page asks. Between readings a running
+ * clock is shown moving on real time from the reading (session.ts sandboxNow).
+ */
+function useSandboxClock(ramp: Ramp | undefined, version: number): ClockReading {
+  const [state, setState] = useState<{ clock?: SandboxClock; readAt: number; error?: unknown }>({ readAt: 0 });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (!ramp) return undefined;
+    let current = true;
+    ask(ramp.GET('/sandbox/clock')).then(
+      (clock) => current && setState({ clock, readAt: Date.now() }),
+      (error: unknown) => current && setState((s) => ({ ...s, error })),
+    );
+    return () => {
+      current = false;
+    };
+  }, [ramp, version, round]);
+  return {
+    clock: state.clock,
+    readAt: state.readAt,
+    error: state.error,
+    reload: useCallback(() => setRound((r) => r + 1), []),
+    set: useCallback((clock: SandboxClock) => setState({ clock, readAt: Date.now() }), []),
+  };
+}
+
 /** `#/organization/…`: the page shown, from the location's hash (links and Back work). */
 function useRoute(): string[] {
   const parse = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -67,6 +95,11 @@ export function App() {
   const [error, setError] = useState<unknown>(undefined);
   const [checking, setChecking] = useState(false);
   const live = useLiveFeed(signedIn?.ramp);
+  // Both only grow, so their sum changes whenever either does.
+  const [refreshed, setRefreshed] = useState(0);
+  const version = live.version + refreshed;
+  const refresh = useCallback(() => setRefreshed((r) => r + 1), []);
+  const clock = useSandboxClock(signedIn?.ramp, version);
   const route = useRoute();
 
   const signIn = async (key: string) => {
@@ -121,7 +154,7 @@ export function App() {
     );
   }
 
-  const session: Session = { ...signedIn, version: live.version, events: live.events, liveAt: live.liveAt, liveError: live.liveError };
+  const session: Session = { ...signedIn, version, refresh, events: live.events, liveAt: live.liveAt, liveError: live.liveError, clock };
   const [page, ...rest] = route;
   let content;
   if (page === 'organization' && rest[0] && rest[1] === 'order' && rest[2]) content = <OrderPage organizationId={rest[0]} orderId={rest[2]} />;

@@ -1,9 +1,12 @@
 /** The console's pages. Every read and every button is one documented operation, through @ramp/client. */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { everyValueOf } from '../server/shared/contractEnums.ts';
 import { orderActions, type OrderAction } from '../server/features/orders/machine.ts';
+import { canMoveBankAccount, v1BankAccountStatuses, type V1BankAccountStatus } from '../server/features/v1/bankAccounts/machine.ts';
+import { v1OrderSimulationApplies } from '../server/features/v1/orders/machine.ts';
+import { v1SwapSimulationApplies } from '../server/features/v1/swaps/machine.ts';
 import { ask, formatTime, type Schema } from './api.ts';
-import { useSession, type SandboxEvent } from './session.ts';
+import { sandboxNow, useSession, type SandboxEvent } from './session.ts';
 import { Action, ActionForm, Empty, ErrorText, Field, Loading, Section, Status, text, useLoad, useTicker } from './ui.tsx';
 
 type Organization = Schema<'Organization'>;
@@ -33,12 +36,7 @@ export function Organizations() {
       <Section title="Your organization" id="partner">
         <OrganizationSummary organization={partner} />
       </Section>
-      <Section title="Sandbox clock" id="clock">
-        {/* Reserved for the sandbox clock: the partner's sandbox time, frozen or running, and buttons to advance it. */}
-        <p class="empty" data-placeholder="sandbox-clock">
-          The sandbox runs on real time. When the sandbox clock arrives, its time, whether it is frozen, and the buttons that advance it will be here.
-        </p>
-      </Section>
+      <SandboxClock />
       <Section title="Customers" id="customers">
         <ActionForm
           label="Create customer"
@@ -120,10 +118,129 @@ function VerificationStatus({ organization }: { organization: Organization }) {
   return <Status value={verification.data?.status} />;
 }
 
-// ─── One organization ─────────────────────────────────────────────────────────────────────
+// ─── The sandbox clock ────────────────────────────────────────────────────────────────────
 
-/** Quotes have no list operation: the console shows those made in this tab. */
-const quotesOfTab = new Map<string, Schema<'Quote'>[]>();
+/** The advances a partner reaches for most: past a quote (5 min), an order's funding deadline (1 h), a day. */
+const presetAdvances: [label: string, by: string][] = [
+  ['+1 min', 'PT1M'],
+  ['+5 min', 'PT5M'],
+  ['+1 h', 'PT1H'],
+  ['+1 day', 'P1D'],
+];
+
+/**
+ * The partner's sandbox clock: its time (moving while it runs, still while frozen), the
+ * freeze/run toggle (setSandboxClock) and advances (advanceSandboxClock), with the last
+ * advance's answer. An advance changes objects without a webhook of every kind (a quote
+ * expiring records no event), so every page reloads after one.
+ */
+function SandboxClock() {
+  const { ramp, clock: reading, refresh } = useSession();
+  const [answer, setAnswer] = useState<Schema<'SandboxClockAdvance'> | undefined>(undefined);
+  useTicker(1000);
+  // A page that shows the clock reads it afresh: what was created since may be due next.
+  useEffect(() => reading.reload(), [reading.reload]);
+  const clock = reading.clock;
+  const now = sandboxNow(reading);
+  const advance = (by: string) => ask(ramp.POST('/sandbox/clock/advance', { body: { by } }));
+  const advanced = (value: unknown) => {
+    const result = value as Schema<'SandboxClockAdvance'>;
+    setAnswer(result);
+    reading.set(result.clock);
+    refresh();
+  };
+  return (
+    <Section title="Sandbox clock" id="clock">
+      {reading.error !== undefined && <ErrorText error={reading.error} />}
+      {!clock || !now ? (
+        <Loading />
+      ) : (
+        <>
+          <dl class="facts">
+            <dt>Sandbox time</dt>
+            <dd id="clock-now">
+              <time dateTime={now.toISOString()}>{formatTime(now.toISOString())}</time>
+            </dd>
+            <dt>State</dt>
+            <dd id="clock-state">
+              <Status value={clock.frozen ? 'frozen' : 'running'} /> <span class="muted">{clock.frozen ? 'nothing happens by itself until you advance it' : 'time passes as in real life'}</span>
+            </dd>
+            <dt>Next change due</dt>
+            <dd id="clock-next-due">{clock.nextDueAt ? <time dateTime={clock.nextDueAt}>{formatTime(clock.nextDueAt)}</time> : <span class="muted">nothing scheduled</span>}</dd>
+          </dl>
+          <div class="buttons">
+            <Action
+              label={clock.frozen ? 'Let it run' : 'Freeze clock'}
+              name="toggle-clock"
+              kind="primary"
+              run={() => ask(ramp.PUT('/sandbox/clock', { body: { frozen: !clock.frozen } }))}
+              done={(value) => reading.set(value as Schema<'SandboxClock'>)}
+            />
+            {presetAdvances.map(([label, by]) => (
+              <Action label={label} name={`advance-${by}`} run={() => advance(by)} done={advanced} />
+            ))}
+          </div>
+          <ActionForm label="Advance" id="advance-clock" submit={(data) => advance(text(data, 'by') ?? '')} done={advanced}>
+            <Field label="Advance by (ISO 8601 duration)" name="by" required hint="For example PT5M1S, PT90M or P2D." />
+          </ActionForm>
+          {answer && <AdvanceAnswer answer={answer} />}
+        </>
+      )}
+    </Section>
+  );
+}
+
+/** What an advance applied, as advanceSandboxClock answered it: the counts per kind, then each change at its due instant. */
+function AdvanceAnswer({ answer }: { answer: Schema<'SandboxClockAdvance'> }) {
+  const link = (t: Schema<'SandboxTransition'>) =>
+    t.kind === 'orderFundingExpired' || t.kind === 'orderCompleted' ? (
+      <a href={orderHref(t.organizationId, t.id)}>{short(t.id)}</a>
+    ) : t.kind === 'v1TokensDelivered' || t.kind === 'v1OfframpFinalized' ? (
+      <a href={`#/v1order/${t.id}`}>{short(t.id)}</a>
+    ) : (
+      <code>{short(t.id)}</code>
+    );
+  return (
+    <div id="advance-answer" role="status">
+      <h3>
+        Last advance: to <time dateTime={answer.clock.now}>{formatTime(answer.clock.now)}</time>, {answer.transitions.length} change(s) applied
+      </h3>
+      <dl class="facts counts">
+        {Object.entries(answer.counts).map(([kind, count]) => (
+          <>
+            <dt>{kind}</dt>
+            <dd data-count={kind}>{count}</dd>
+          </>
+        ))}
+      </dl>
+      {answer.transitions.length > 0 && (
+        <table>
+          <caption class="sr-only">Changes applied, in the order they fell due</caption>
+          <thead>
+            <tr>
+              <th scope="col">Change</th>
+              <th scope="col">Object</th>
+              <th scope="col">Due at</th>
+            </tr>
+          </thead>
+          <tbody>
+            {answer.transitions.map((t) => (
+              <tr key={`${t.kind}:${t.id}`} data-transition={t.id}>
+                <td>{t.kind}</td>
+                <td>{link(t)}</td>
+                <td>
+                  <time dateTime={t.dueAt}>{formatTime(t.dueAt)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+// ─── One organization ─────────────────────────────────────────────────────────────────────
 
 export function Organization({ organizationId }: { organizationId: string }) {
   const { ramp, partner, version } = useSession();
@@ -139,6 +256,7 @@ export function Organization({ organizationId }: { organizationId: string }) {
       </p>
       <h1 tabIndex={-1}>{org.displayName}</h1>
       <Verification organization={org} />
+      <SandboxClock />
       <PaymentAccounts organizationId={organizationId} />
       <Wallets organizationId={organizationId} />
       <Quotes organizationId={organizationId} />
@@ -308,14 +426,11 @@ function Wallets({ organizationId }: { organizationId: string }) {
 }
 
 function Quotes({ organizationId }: { organizationId: string }) {
-  const { ramp } = useSession();
-  const [quotes, setQuotes] = useState<Schema<'Quote'>[]>(quotesOfTab.get(organizationId) ?? []);
-  const now = useTicker(1000) && Date.now();
-  const remember = (quote: Schema<'Quote'>) => {
-    const list = [quote, ...(quotesOfTab.get(organizationId) ?? [])];
-    quotesOfTab.set(organizationId, list);
-    setQuotes(list);
-  };
+  const { ramp, version, clock } = useSession();
+  const quotes = useLoad(() => ask(ramp.GET('/organization/{organizationId}/quotes', { params: { path: { organizationId }, query: { pageSize: 30 } } })), [organizationId, version]);
+  useTicker(1000);
+  // A quote expires on the partner's sandbox clock, which a freeze or an advance moves apart from real time.
+  const now = sandboxNow(clock)?.getTime() ?? Date.now();
   return (
     <Section title="Quotes" id="quotes">
       <ActionForm
@@ -334,7 +449,7 @@ function Quotes({ organizationId }: { organizationId: string }) {
           } as Schema<'QuoteRequest'>;
           return ask(ramp.POST('/organization/{organizationId}/quote', { params: { path: { organizationId } }, body }));
         }}
-        done={(quote) => remember(quote as Schema<'Quote'>)}
+        done={quotes.reload}
       >
         <Field label="Type" name="type" options={['onramp', 'offramp', 'swap']} value="onramp" />
         <Field label="Source asset" name="sourceAsset" value="MXN" required />
@@ -343,20 +458,20 @@ function Quotes({ organizationId }: { organizationId: string }) {
         <Field label="Wallet address" name="walletAddress" hint="Receives the tokens (onramp) or sends them (offramp, swap)." />
         <Field label="Payment account id (offramp)" name="paymentAccountId" />
       </ActionForm>
-      {quotes.length === 0 ? (
-        <Empty>No quotes in this tab yet (the API has no list of quotes).</Empty>
-      ) : (
+      {quotes.error !== undefined && <ErrorText error={quotes.error} />}
+      {quotes.data && quotes.data.items.length === 0 && <Empty>No quotes yet.</Empty>}
+      {quotes.data && quotes.data.items.length > 0 && (
         <table>
           <thead>
             <tr>
-              <th scope="col">Quote</th>
+              <th scope="col">Quote (newest first)</th>
               <th scope="col">Price</th>
               <th scope="col">Expires</th>
               <th scope="col">Order</th>
             </tr>
           </thead>
           <tbody>
-            {quotes.map((q) => {
+            {quotes.data.items.map((q) => {
               const left = Math.round((Date.parse(q.expiresAt) - now) / 1000);
               return (
                 <tr key={q.quoteId} data-quote={q.quoteId}>
@@ -366,7 +481,9 @@ function Quotes({ organizationId }: { organizationId: string }) {
                   <td>
                     {q.sourceAmount} {q.sourceAsset} → {q.targetAmount} {q.targetAsset}
                   </td>
-                  <td>{left > 0 ? `in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'expired'}</td>
+                  <td class="expiry">
+                    <time dateTime={q.expiresAt}>{formatTime(q.expiresAt)}</time> {left > 0 ? <span class="muted">in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}</span> : <Status value="expired" />}
+                  </td>
                   <td>
                     <Action
                       label="Create order"
@@ -465,16 +582,15 @@ function V1Orders({ customerId }: { customerId: string }) {
   );
 }
 
-/** v1 swaps have no list operation: the console follows them in the event feed (`swap_updated`). */
+/** A customer's v1 swaps (v1ListCustomerSwaps), each with the simulations that apply to its status. */
 function V1Swaps({ customerId }: { customerId: string }) {
-  const { ramp, events } = useSession();
-  const latest = new Map<string, Schema<'V1Swap'>>();
-  for (const e of events) if (e.eventType === 'swap_updated' && e.organizationId === customerId) latest.set(e.subjectId, (e.body as { swap_updated: Schema<'V1Swap'> }).swap_updated);
+  const { ramp, version } = useSession();
+  const swaps = useLoad(() => ask(ramp.POST('/ramp/customer/{customer_id}/swaps', { params: { path: { customer_id: customerId } }, body: { pageSize: 100 } })), [customerId, version]);
   return (
     <Section title="Swaps (v1)" id="v1-swaps">
-      {latest.size === 0 ? (
-        <Empty>No swaps seen since you signed in.</Empty>
-      ) : (
+      {swaps.error !== undefined && <ErrorText error={swaps.error} />}
+      {swaps.data && swaps.data.items.length === 0 && <Empty>No v1 swaps.</Empty>}
+      {swaps.data && swaps.data.items.length > 0 && (
         <table>
           <thead>
             <tr>
@@ -485,8 +601,8 @@ function V1Swaps({ customerId }: { customerId: string }) {
             </tr>
           </thead>
           <tbody>
-            {[...latest.values()].map((s) => (
-              <tr key={s.id}>
+            {swaps.data.items.map((s) => (
+              <tr key={s.id} data-swap={s.id}>
                 <td>
                   <code>{short(s.id)}</code>
                 </td>
@@ -497,9 +613,11 @@ function V1Swaps({ customerId }: { customerId: string }) {
                   <Status value={s.status} />
                 </td>
                 <td class="buttons">
-                  {v1SwapSimulations.map((action) => (
-                    <Action label={action} run={() => ask(ramp.POST('/sandbox/ramp/swap/{id}/simulate', { params: { path: { id: s.id } }, body: { action } }))} />
-                  ))}
+                  {v1SwapSimulations
+                    .filter((action) => v1SwapSimulationApplies(s.status, action))
+                    .map((action) => (
+                      <Action label={action} name={action} run={() => ask(ramp.POST('/sandbox/ramp/swap/{id}/simulate', { params: { path: { id: s.id } }, body: { action } }))} done={swaps.reload} />
+                    ))}
                 </td>
               </tr>
             ))}
@@ -509,6 +627,9 @@ function V1Swaps({ customerId }: { customerId: string }) {
     </Section>
   );
 }
+
+/** `bank_account_awaiting_deposit_verification` → "Set awaiting deposit verification". */
+const bankAccountAction = (status: V1BankAccountStatus) => `Set ${status.replace(/^bank_account_/, '').replaceAll('_', ' ')}`;
 
 function V1BankAccounts({ customerId }: { customerId: string }) {
   const { ramp, version } = useSession();
@@ -525,11 +646,12 @@ function V1BankAccounts({ customerId }: { customerId: string }) {
               <th scope="col">Label</th>
               <th scope="col">Status</th>
               <th scope="col">Compliant</th>
+              <th scope="col">Simulate</th>
             </tr>
           </thead>
           <tbody>
             {accounts.data.items.map((a) => (
-              <tr key={a.internalAccountId}>
+              <tr key={a.internalAccountId} data-bank-account={a.internalAccountId}>
                 <td>
                   <code>{a.clabe}</code>
                 </td>
@@ -538,6 +660,26 @@ function V1BankAccounts({ customerId }: { customerId: string }) {
                   <Status value={a.status} />
                 </td>
                 <td>{a.compliant ? 'yes' : 'no'}</td>
+                <td class="buttons">
+                  {v1BankAccountStatuses
+                    .filter((status) => canMoveBankAccount(a.status, status))
+                    .map((status) => (
+                      <Action
+                        label={bankAccountAction(status)}
+                        name={status}
+                        run={() =>
+                          ask(
+                            ramp.POST('/sandbox/ramp/bank-account/{id}/status', {
+                              params: { path: { id: a.internalAccountId } },
+                              // Active is verified and usable for offramps (V1SimulateBankAccountRequest's Activate example).
+                              body: status === 'bank_account_active' ? { status, compliant: true } : { status },
+                            }),
+                          )
+                        }
+                        done={accounts.reload}
+                      />
+                    ))}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -635,6 +777,7 @@ export function OrderPage({ organizationId, orderId }: { organizationId: string;
         </details>
       </Section>
       <Timeline subjectId={orderId} created={o.createdAt} />
+      <SandboxClock />
     </>
   );
 }
@@ -645,6 +788,11 @@ export function V1OrderPage({ orderId }: { orderId: string }) {
   if (order.error && !order.data) return <ErrorText error={order.error} />;
   if (!order.data) return <Loading />;
   const o = order.data;
+  // fiatReceived is POST /ramp/order/fiat_received; the others POST /sandbox/ramp/order/{id}/simulate. Where each applies is the machine's table.
+  const all: (V1OrderSimulation | 'fiatReceived')[] = ['fiatReceived', ...v1OrderSimulations];
+  const applies = (a: V1OrderSimulation | 'fiatReceived') => v1OrderSimulationApplies(o.type, o.status, a);
+  const run = (action: V1OrderSimulation | 'fiatReceived') => () =>
+    action === 'fiatReceived' ? ask(ramp.POST('/ramp/order/fiat_received', { body: { orderId: o.id } })) : ask(ramp.POST('/sandbox/ramp/order/{id}/simulate', { params: { path: { id: o.id } }, body: { action } }));
   return (
     <>
       <p class="crumbs">
@@ -676,14 +824,23 @@ export function V1OrderPage({ orderId }: { orderId: string }) {
         </dl>
       </Section>
       <Section title="Simulate" id="simulate">
-        <div class="buttons">
-          {o.type === 'onramp' && <Action label="fiat received" kind="primary" run={() => ask(ramp.POST('/ramp/order/fiat_received', { body: { orderId: o.id } }))} done={order.reload} />}
-          {v1OrderSimulations.map((action) => (
-            <Action label={action} run={() => ask(ramp.POST('/sandbox/ramp/order/{id}/simulate', { params: { path: { id: o.id } }, body: { action } }))} done={order.reload} />
+        <div class="buttons" id="applicable-simulations">
+          {all.filter((a) => applies(a)).map((a) => (
+            <Action label={a} name={a} kind="primary" run={run(a)} done={order.reload} />
           ))}
+          {all.every((a) => !applies(a)) && <Empty>No simulation applies to a {o.status} {o.type}.</Empty>}
         </div>
+        <details>
+          <summary>Other simulations (the API refuses them from {o.status})</summary>
+          <div class="buttons" id="other-simulations">
+            {all.filter((a) => !applies(a)).map((a) => (
+              <Action label={a} name={a} run={run(a)} done={order.reload} />
+            ))}
+          </div>
+        </details>
       </Section>
       <Timeline subjectId={orderId} created={o.createdAt} />
+      <SandboxClock />
     </>
   );
 }

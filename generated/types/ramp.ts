@@ -366,6 +366,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ramp/customer/{customer_id}/swaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The customer: a direct child organization of the key's organization (for an individual,
+                 *     the `sub` of the JWT that signed the person in). Any other id is 404.
+                 * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+                 */
+                customer_id: components["parameters"]["V1CustomerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a customer's swaps
+         * @description Swaps of one customer, each in its current state.
+         *     An empty body uses the defaults (page 0, 30 items, no filter); `filters` limits the page to
+         *     items created after `fromDate` (and at or before `toDate`). Oldest first.
+         *
+         *     Designed: the source document lists orders, wallets and bank accounts of a customer
+         *     (`POST /ramp/customer/{customer_id}/orders`, `…/wallets`, `…/bank-accounts`) but not its
+         *     swaps, which a partner could then only know from its own records or from `swap_updated`
+         *     deliveries (and creating a swap sends none). This is the same list, with the same
+         *     body, query and envelope, for swaps, where a partner who knows the others looks for it.
+         */
+        post: operations["v1ListCustomerSwaps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ramp/swap": {
         parameters: {
             query?: never;
@@ -1192,6 +1227,42 @@ export interface paths {
          *     on the same chain is 409 `conflict`.
          */
         post: operations["createWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/{organizationId}/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The organization acted for: the key's own organization or one of its direct customer
+                 *     organizations. Any other id is 404 `not-found`.
+                 */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List quotes
+         * @description Returns a page of the organization's quotes, newest first, expired ones included: each
+         *     with its `expiresAt`, after which `POST /organization/{organizationId}/order` refuses it
+         *     with `quote-expired` (on the partner's clock in the sandbox).
+         *
+         *     Designed: the source document has no way to read a quote back. A partner's page of
+         *     several tabs or processes, a support tool, or a retry after a lost `201` needs the quotes
+         *     it made without having kept each answer; every other v2 object an organization holds
+         *     (payment accounts, wallets, orders) has a list beside its create, so this one is where a
+         *     partner looks for it, and a read of the organization's own data works in production as
+         *     in the sandbox. Newest first, as `GET /orders`: a quote is firm for minutes, so the
+         *     useful ones are at the top.
+         */
+        get: operations["listQuotes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3566,29 +3637,6 @@ export interface components {
             amount?: components["schemas"]["Decimal"];
         };
         /**
-         * V1CreateSwapRequest
-         * @description Creates a v1 swap from one token to another (designed body).
-         */
-        V1CreateSwapRequest: {
-            /**
-             * Format: uuid
-             * @description The customer; its KYC must be approved (409 otherwise).
-             * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
-             */
-            customerId: string;
-            /**
-             * Format: uuid
-             * @description The customer's wallet that sends the source tokens and receives the target tokens.
-             * @example 0e7c3d2b-5a4f-4b6e-8d9c-1a2b3c4d5e6f
-             */
-            walletId: string;
-            sourceToken: components["schemas"]["V1Token"];
-            /** @description Must differ from `sourceToken` (400 otherwise). */
-            targetToken: components["schemas"]["V1Token"];
-            /** @description Amount of `sourceToken` to swap; greater than 0. */
-            sourceAmount: components["schemas"]["Decimal"];
-        };
-        /**
          * V1SwapStatus
          * @description Status of a v1 swap: `created` → `funded` (`sendTransaction` signed, submitted and
          *     confirmed on-chain) → `completed` (target tokens delivered); `created` or `funded` →
@@ -3630,6 +3678,37 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /**
+         * V1SwapPage
+         * @description A page of swaps, oldest first.
+         */
+        V1SwapPage: components["schemas"]["V1PageMeta"] & {
+            /** @description Items on this page. */
+            items: components["schemas"]["V1Swap"][];
+        };
+        /**
+         * V1CreateSwapRequest
+         * @description Creates a v1 swap from one token to another (designed body).
+         */
+        V1CreateSwapRequest: {
+            /**
+             * Format: uuid
+             * @description The customer; its KYC must be approved (409 otherwise).
+             * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+             */
+            customerId: string;
+            /**
+             * Format: uuid
+             * @description The customer's wallet that sends the source tokens and receives the target tokens.
+             * @example 0e7c3d2b-5a4f-4b6e-8d9c-1a2b3c4d5e6f
+             */
+            walletId: string;
+            sourceToken: components["schemas"]["V1Token"];
+            /** @description Must differ from `sourceToken` (400 otherwise). */
+            targetToken: components["schemas"]["V1Token"];
+            /** @description Amount of `sourceToken` to swap; greater than 0. */
+            sourceAmount: components["schemas"]["Decimal"];
         };
         /**
          * V1Blockchain
@@ -4774,41 +4853,6 @@ export interface components {
          */
         Asset: string;
         /**
-         * QuoteRequest
-         * @description Asks for a price. What the route needs depends on `type`:
-         *
-         *     | type | sourceAsset → targetAsset | also required |
-         *     |-|-|-|
-         *     | onramp | fiat (`MXN`) → token | `walletAddress` (receives the tokens); `rail` |
-         *     | offramp | token → fiat (`MXN`) | `paymentAccountId` (receives the fiat, `ready` as a destination on `rail`), `walletAddress` (sends the tokens); `rail` |
-         *     | swap | token → token | `walletAddress` (sends and receives) |
-         *
-         *     A field the route needs and that is missing, or one it does not take, is 400
-         *     `validation-error`. The organization must be approved (KYC or KYB) to quote: otherwise
-         *     409 `organization-not-approved`.
-         */
-        QuoteRequest: {
-            type: components["schemas"]["OrderType"];
-            sourceAsset: components["schemas"]["Asset"];
-            targetAsset: components["schemas"]["Asset"];
-            /**
-             * @description The amount of `sourceAsset` to send; greater than zero, with at most the asset's
-             *     decimal places (2 for fiat, 6 for tokens; else 400 `invalid-request`), within the rail's
-             *     `minAmount`/`maxAmount` (400 `amount-out-of-range`) and, for sandbox onramps, at most
-             *     500 MXN (400 `sandbox-limit-exceeded`).
-             */
-            sourceAmount: components["schemas"]["Decimal"];
-            /**
-             * Format: uuid
-             * @description The payment account to pay out to (offramps only).
-             */
-            paymentAccountId?: string;
-            /** @description The wallet that receives (onramps, swaps) or sends (offramps, swaps) tokens. */
-            walletAddress?: string;
-            /** @description The fiat rail (onramps and offramps only). */
-            rail?: components["schemas"]["Rail"];
-        };
-        /**
          * Quote
          * @description A firm price, valid until `expiresAt`. Turn it into an order with
          *     `POST /organization/{organizationId}/order`. `fee` is in `sourceAsset` and is taken first:
@@ -4845,6 +4889,48 @@ export interface components {
              * @description After this time order creation answers 400 `quote-expired`.
              */
             readonly expiresAt: string;
+        };
+        /**
+         * QuotePage
+         * @description A page of the organization's quotes, newest first.
+         */
+        QuotePage: components["schemas"]["PageMeta"] & {
+            items: components["schemas"]["Quote"][];
+        };
+        /**
+         * QuoteRequest
+         * @description Asks for a price. What the route needs depends on `type`:
+         *
+         *     | type | sourceAsset → targetAsset | also required |
+         *     |-|-|-|
+         *     | onramp | fiat (`MXN`) → token | `walletAddress` (receives the tokens); `rail` |
+         *     | offramp | token → fiat (`MXN`) | `paymentAccountId` (receives the fiat, `ready` as a destination on `rail`), `walletAddress` (sends the tokens); `rail` |
+         *     | swap | token → token | `walletAddress` (sends and receives) |
+         *
+         *     A field the route needs and that is missing, or one it does not take, is 400
+         *     `validation-error`. The organization must be approved (KYC or KYB) to quote: otherwise
+         *     409 `organization-not-approved`.
+         */
+        QuoteRequest: {
+            type: components["schemas"]["OrderType"];
+            sourceAsset: components["schemas"]["Asset"];
+            targetAsset: components["schemas"]["Asset"];
+            /**
+             * @description The amount of `sourceAsset` to send; greater than zero, with at most the asset's
+             *     decimal places (2 for fiat, 6 for tokens; else 400 `invalid-request`), within the rail's
+             *     `minAmount`/`maxAmount` (400 `amount-out-of-range`) and, for sandbox onramps, at most
+             *     500 MXN (400 `sandbox-limit-exceeded`).
+             */
+            sourceAmount: components["schemas"]["Decimal"];
+            /**
+             * Format: uuid
+             * @description The payment account to pay out to (offramps only).
+             */
+            paymentAccountId?: string;
+            /** @description The wallet that receives (onramps, swaps) or sends (offramps, swaps) tokens. */
+            walletAddress?: string;
+            /** @description The fiat rail (onramps and offramps only). */
+            rail?: components["schemas"]["Rail"];
         };
         /**
          * AmountOutOfRangeProblem
@@ -7376,9 +7462,10 @@ export type SchemaV1OrderPage = components['schemas']['V1OrderPage'];
 export type SchemaV1WalletAddress = components['schemas']['V1WalletAddress'];
 export type SchemaV1CreateOrderRequest = components['schemas']['V1CreateOrderRequest'];
 export type SchemaV1ConfirmFiatReceivedRequest = components['schemas']['V1ConfirmFiatReceivedRequest'];
-export type SchemaV1CreateSwapRequest = components['schemas']['V1CreateSwapRequest'];
 export type SchemaV1SwapStatus = components['schemas']['V1SwapStatus'];
 export type SchemaV1Swap = components['schemas']['V1Swap'];
+export type SchemaV1SwapPage = components['schemas']['V1SwapPage'];
+export type SchemaV1CreateSwapRequest = components['schemas']['V1CreateSwapRequest'];
 export type SchemaV1Blockchain = components['schemas']['V1Blockchain'];
 export type SchemaV1WalletCustody = components['schemas']['V1WalletCustody'];
 export type SchemaV1Wallet = components['schemas']['V1Wallet'];
@@ -7450,8 +7537,9 @@ export type SchemaEmbeddedWalletRequest = components['schemas']['EmbeddedWalletR
 export type SchemaWalletRequest = components['schemas']['WalletRequest'];
 export type SchemaOrderType = components['schemas']['OrderType'];
 export type SchemaAsset = components['schemas']['Asset'];
-export type SchemaQuoteRequest = components['schemas']['QuoteRequest'];
 export type SchemaQuote = components['schemas']['Quote'];
+export type SchemaQuotePage = components['schemas']['QuotePage'];
+export type SchemaQuoteRequest = components['schemas']['QuoteRequest'];
 export type SchemaAmountOutOfRangeProblem = components['schemas']['AmountOutOfRangeProblem'];
 export type SchemaSandboxLimitExceededProblem = components['schemas']['SandboxLimitExceededProblem'];
 export type SchemaOrganizationNotApprovedProblem = components['schemas']['OrganizationNotApprovedProblem'];
@@ -8222,6 +8310,58 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
+            500: components["responses"]["V1InternalError"];
+        };
+    };
+    v1ListCustomerSwaps: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page index (designed). It exists so that the `next` link of a v1 page can be
+                 *     followed: when given it overrides `pageNumber` of the body. Without it the body (or the
+                 *     default 0) applies.
+                 * @example 1
+                 */
+                pageNumber?: components["parameters"]["V1PageNumber"];
+                /**
+                 * @description Items per page (designed). It exists so that the `next` link of a v1 page can be followed:
+                 *     when given it overrides `pageSize` of the body. The limits of the body field apply: above
+                 *     100 is 400 `You can only request 100 items at a time`, 0 is 400 `Page size must be greater
+                 *     than 0`.
+                 * @example 30
+                 */
+                pageSize?: components["parameters"]["V1PageSize"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The customer: a direct child organization of the key's organization (for an individual,
+                 *     the `sub` of the JWT that signed the person in). Any other id is 404.
+                 * @example 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d
+                 */
+                customer_id: components["parameters"]["V1CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["V1PaginationRequest"];
+            };
+        };
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1SwapPage"];
+                };
+            };
+            400: components["responses"]["V1ListBadRequest"];
+            401: components["responses"]["V1Unauthorized"];
+            404: components["responses"]["V1CustomerNotFound"];
+            415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
         };
     };
@@ -9546,6 +9686,44 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listQuotes: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Zero-based page index. A page past the last returns empty `items`. */
+                pageNumber?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization acted for: the key's own organization or one of its direct customer
+                 *     organizations. Any other id is 404 `not-found`.
+                 */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of quotes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotePage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

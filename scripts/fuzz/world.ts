@@ -432,6 +432,7 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   request('getOrder', { path: { organizationId: C, id: toAuthorize.id } });
   request('listOrders', {});
   request('createQuote', { path: { organizationId: C }, body: { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '100.00', rail: 'spei', walletAddress: external.address } });
+  request('listQuotes', { path: { organizationId: C } });
   // A quote that already has its order answers that order (200) whenever it is sent again.
   request('createOrder', { path: { organizationId: C }, body: { quoteId: d['quotes']![0]! } });
   // Quotes not yet ordered: createOrder's 201 while they are firm.
@@ -545,6 +546,7 @@ export async function buildWorld(options: WorldOptions): Promise<World> {
   await swapSimulate(completedSwap, 'delivered');
   await swapSimulate(await swap(), 'fail');
   request('v1CreateSwap', { body: { customerId: C, walletId: solana.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: '10' } });
+  request('v1ListCustomerSwaps', { path: { customer_id: C }, body: {} });
   request('v1GetSwap', { path: { id: completedSwap } });
   request('v1RegenerateSwapTransaction', { path: { id: await swap() } });
   request('v1SimulateSwap', { path: { id: await swap() }, body: { action: 'sendConfirmed' } });

@@ -31,6 +31,8 @@ export const listNames = [
   'organizations.children',
   'payment_accounts',
   'wallets',
+  /** GET /organization/{organizationId}/quotes (150-quote-and-swap-lists). */
+  'quotes',
   /** GET /orders: the orders of an organization and of its direct children. */
   'orders.covers',
   /** GET /orders?organizationId: one organization's orders. */
@@ -41,6 +43,8 @@ export const listNames = [
   'v1_bank_accounts.customer',
   'v1_orders.partner',
   'v1_orders.customer',
+  'v1_swaps.partner',
+  'v1_swaps.customer',
   'webhook_subscriptions',
   /** GET /sandbox/events: a partner's events, its customers' included, in the order they were recorded. */
   'events',

@@ -102,6 +102,8 @@ export interface QuotesTable {
   rail: Schemas['Rail'] | null;
   payment_account_id: string | null;
   wallet_address: string | null;
+  /** Position in the organization's list (150-quote-and-swap-lists, storage/positions.ts). */
+  position: number | null;
   created_at: string;
   expires_at: string;
 }
@@ -221,6 +223,9 @@ export interface V1SwapsTable {
   transaction_expired: number;
   send_transaction_hash: string | null;
   receive_transaction_hash: string | null;
+  /** Positions in the partner's and the customer's lists (150-quote-and-swap-lists). */
+  partner_position: number | null;
+  customer_position: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -3,7 +3,9 @@
  * printed key; a customer created, its KYC approved, a payment account registered, a quote,
  * an order, a simulated deposit, and the order completing on its own while the page stays
  * open; a refused simulation; a v2 subscription to a real HTTP receiver, and its delivery
- * with the attempt, the exact body and a signature this test verifies on its own.
+ * with the attempt, the exact body and a signature this test verifies on its own. The sandbox
+ * clock frozen and advanced from the page: a quote expiring, an unfunded order canceled at its
+ * deadline. v1: an order's simulations following its status, a bank account activated, swaps.
  * Screenshots of each main view go to test-results/console/.
  */
 import { createHmac } from 'node:crypto';
@@ -13,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
 import { customerClabe, solanaAddress } from '../support/money.ts';
+import { createBankAccount, createCustomer, createWallet, otherPartner } from '../support/v1Money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually, testBudget, waitBudget } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../webhooks/support.ts';
@@ -166,6 +169,138 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
       const focused = await page.evaluate(() => ({ tag: document.activeElement?.tagName, outline: getComputedStyle(document.activeElement!).outlineStyle }));
       expect(['A', 'SUMMARY', 'BUTTON']).toContain(focused.tag);
       expect(focused.outline).not.toBe('none');
+
+      expect(foreign).toEqual([]);
+      expect(refused).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /** Signed in with `key` on the console's Organizations page. */
+  async function signedIn(key: string) {
+    const opened = await consolePage();
+    await opened.page.getByLabel('Sandbox API key').fill(key);
+    await opened.page.getByRole('button', { name: 'Sign in' }).click();
+    await opened.page.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor({ timeout: waitBudget });
+    return opened;
+  }
+
+  const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+
+  it('freezes the sandbox clock, expires a quote and cancels an unfunded order by advancing it', { timeout: testBudget * 2 }, async () => {
+    // A partner of its own: its clock stays frozen without touching the other tests' partner.
+    const partner = await otherPartner(server);
+    const as = { key: partner.key };
+    const customer = (await server.call('POST', '/ramp/organization', { ...as, body: { displayName: 'Reloj Congelado', type: 'personal' } })).json_.organizationId as string;
+    expect((await server.call('POST', `/sandbox/organization/${customer}/kyc`, { ...as, body: { status: 'approved' } })).status).toBe(200);
+    const clockNow = async () => (await server.call('GET', '/sandbox/clock', as)).json_;
+    const { context, page, foreign, refused } = await signedIn(partner.key);
+    try {
+      // Frozen: the page says so and shows the partner's sandbox time, which the API reports.
+      expect(await page.locator('#clock-state .status').textContent()).toBe('running');
+      await page.getByRole('button', { name: 'Freeze clock' }).click();
+      await eventually(async () => (await page.locator('#clock-state .status').textContent()) === 'frozen', waitBudget, 'the clock frozen');
+      const frozen = await clockNow();
+      expect(frozen.frozen).toBe(true);
+      expect(await page.locator('#clock-now time').getAttribute('datetime')).toBe(frozen.now);
+      await page.getByRole('button', { name: 'Let it run' }).waitFor({ timeout: waitBudget });
+      await shot(page, 'clock-frozen');
+
+      // A quote, firm for five minutes of the frozen clock.
+      await page.getByRole('link', { name: 'Reloj Congelado' }).click();
+      await page.getByRole('heading', { name: 'Reloj Congelado', level: 1 }).waitFor({ timeout: waitBudget });
+      await page.getByLabel('Wallet address').fill(solanaAddress());
+      await page.getByRole('button', { name: 'Get quote' }).click();
+      const quoteRow = page.locator('#quotes tbody tr').first();
+      await quoteRow.waitFor({ timeout: waitBudget });
+      const quoteId = (await quoteRow.getAttribute('data-quote'))!;
+      expect(await quoteRow.locator('.expiry .muted').textContent()).toBe('in 5:00');
+
+      // 5 min 1 s later the quote has expired, and the page shows what the advance applied.
+      await page.getByLabel('Advance by (ISO 8601 duration)').fill('PT5M1S');
+      await page.getByRole('button', { name: 'Advance', exact: true }).click();
+      await eventually(async () => (await page.locator('#advance-answer [data-count="quoteExpired"]').textContent()) === '1', waitBudget, 'the advance answered');
+      expect(await page.locator(`#advance-answer tr[data-transition="${quoteId}"] td`).first().textContent()).toBe('quoteExpired');
+      expect(await texts(page, '#advance-answer dd')).toEqual(['1', '0', '0', '0', '0', '0']);
+      await eventually(async () => (await quoteRow.locator('.expiry .status').textContent()) === 'expired', waitBudget, 'the quote expired on the page');
+      const advanced = await clockNow();
+      expect(Date.parse(advanced.now) - Date.parse(frozen.now)).toBe(301_000);
+      expect(await page.locator('#clock-now time').getAttribute('datetime')).toBe(advanced.now);
+      expect(await page.locator('#clock-state .status').textContent()).toBe('frozen');
+      await shot(page, 'clock-advanced-quote-expired');
+
+      // An expired quote is refused with its problem; a new one makes an unfunded order.
+      await quoteRow.getByRole('button', { name: 'Create order' }).click();
+      expect(await quoteRow.getByRole('alert').textContent({ timeout: waitBudget })).toMatch(/^Quote expired \(400 quote-expired\)Quote [0-9a-f-]{36} expired at /);
+      await page.getByRole('button', { name: 'Get quote' }).click();
+      await eventually(async () => (await page.locator('#quotes tbody tr').count()) === 2, waitBudget, 'the second quote');
+      await page.locator('#quotes tbody tr').first().getByRole('button', { name: 'Create order' }).click();
+      await page.getByRole('heading', { name: /^Order / }).waitFor({ timeout: waitBudget });
+      const orderId = page.url().split('/').pop()!;
+      const deadline = (await server.call('GET', `/organization/${customer}/order/${orderId}`, as)).json_.fundingInstructions.expiresAt as string;
+      expect(Date.parse(deadline)).toBeGreaterThan(Date.parse(advanced.now));
+      await eventually(async () => (await page.locator('#clock-next-due time').getAttribute('datetime')) === deadline, waitBudget, 'the deadline as the next change due');
+
+      // An hour later the order is canceled at its deadline: status, timeline and the advance's answer.
+      await page.getByRole('button', { name: '+1 h' }).click();
+      await eventually(async () => (await page.locator('#order-status').textContent()) === 'canceled', waitBudget, 'the order canceled on the page');
+      await eventually(async () => (await texts(page, '#timeline li .status')).join(' ') === 'created canceled', waitBudget, 'the timeline');
+      expect(await page.locator('#timeline li').last().locator('time').getAttribute('datetime')).toBe(deadline);
+      expect(await page.locator(`#advance-answer tr[data-transition="${orderId}"] td`).first().textContent()).toBe('orderFundingExpired');
+      expect(await page.locator(`#advance-answer tr[data-transition="${orderId}"] time`).getAttribute('datetime')).toBe(deadline);
+      expect(await page.locator('#clock-next-due').textContent()).toBe('nothing scheduled');
+      await shot(page, 'clock-order-canceled');
+
+      // The feed shows the event the advance recorded.
+      await page.getByRole('link', { name: 'Events' }).click();
+      await eventually(async () => (await page.locator('main li', { hasText: `order ${orderId.slice(0, 8)}` }).locator('.status').textContent()) === 'canceled', waitBudget, 'the cancellation in the feed');
+
+      expect(foreign).toEqual([]);
+      expect(refused).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('offers a v1 order the simulations of its status, activates a v1 bank account and lists swaps', { timeout: testBudget * 2 }, async () => {
+    const customer = await createCustomer(server, { approved: true });
+    const wallet = await createWallet(server, customer);
+    const usable = await createBankAccount(server, customer);
+    const pending = await createBankAccount(server, customer, { usable: false });
+    const order = (await server.call('POST', '/ramp/order', { body: { customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: usable.internalAccountId, walletId: wallet.id, token: 'CETES' } })).json_;
+    const swap = (await server.call('POST', '/ramp/swap', { body: { customerId: customer, walletId: wallet.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: '10' } })).json_;
+    expect([order.status, swap.status]).toEqual(['created', 'created']);
+    const { context, page, foreign, refused } = await signedIn(server.key);
+    try {
+      await page.evaluate((id) => (location.hash = `#/v1order/${id}`), order.id as string);
+      await page.getByRole('heading', { name: /^v1 order / }).waitFor({ timeout: waitBudget });
+      const applicable = () => texts(page, '#applicable-simulations button');
+      expect(await applicable()).toEqual(['burnConfirmed', 'fail', 'expireTransaction']);
+      await shot(page, 'v1-order-created');
+      await page.locator('#applicable-simulations').getByRole('button', { name: 'burnConfirmed' }).click();
+      await eventually(async () => (await page.locator('#order-status').textContent()) === 'funded', waitBudget, 'the order funded');
+      await eventually(async () => (await applicable()).join(' ') === 'fiatSent fail', waitBudget, 'the buttons of funded');
+      expect(await texts(page, '#other-simulations button')).toEqual(['fiatReceived', 'burnConfirmed', 'tokensDelivered', 'reversalWindowPassed', 'expireTransaction']);
+      await shot(page, 'v1-order-funded');
+
+      await page.evaluate((id) => (location.hash = `#/organization/${id}`), customer);
+      const row = page.locator(`#v1-bank-accounts tr[data-bank-account="${pending.internalAccountId}"]`);
+      await row.waitFor({ timeout: waitBudget });
+      expect(await row.locator('.status').textContent()).toBe('bank_account_pending');
+      expect(await texts(page, `#v1-bank-accounts tr[data-bank-account="${pending.internalAccountId}"] button`)).toEqual(['Set awaiting deposit verification', 'Set active', 'Set inactive']);
+      await row.getByRole('button', { name: 'Set active' }).click();
+      await eventually(async () => (await row.locator('.status').textContent()) === 'bank_account_active', waitBudget, 'the bank account active');
+      expect((await server.call('GET', `/ramp/bank-account/${pending.internalAccountId}`)).json_).toMatchObject({ status: 'bank_account_active', compliant: true });
+      expect(await texts(page, `#v1-bank-accounts tr[data-bank-account="${pending.internalAccountId}"] button`)).toEqual(['Set pending', 'Set awaiting deposit verification', 'Set inactive']);
+
+      const swapRow = page.locator(`#v1-swaps tr[data-swap="${swap.id}"]`);
+      await swapRow.waitFor({ timeout: waitBudget });
+      expect(await texts(page, `#v1-swaps tr[data-swap="${swap.id}"] button`)).toEqual(['sendConfirmed', 'fail', 'expireTransaction']);
+      await swapRow.getByRole('button', { name: 'sendConfirmed' }).click();
+      await eventually(async () => (await swapRow.locator('.status').textContent()) === 'funded', waitBudget, 'the swap funded');
+      expect(await texts(page, `#v1-swaps tr[data-swap="${swap.id}"] button`)).toEqual(['fundsReceived', 'delivered', 'fail']);
+      await shot(page, 'v1-customer');
 
       expect(foreign).toEqual([]);
       expect(refused).toEqual([]);

@@ -14,12 +14,13 @@ import {
   canMoveOrder,
   nextOrderStatus,
   orderEventTarget,
+  v1OrderSimulationApplies,
   v1OrderStatuses,
   type V1OrderEvent,
   type V1OrderStatus,
   type V1OrderType,
 } from '../../server/features/v1/orders/machine.ts';
-import { assertFundsReceivable, canMoveSwap, nextSwapStatus, v1SwapStatuses, type V1SwapEvent } from '../../server/features/v1/swaps/machine.ts';
+import { assertSwapSimulationApplies, canMoveSwap, nextSwapStatus, v1SwapSimulationApplies, v1SwapStatuses, type V1SwapEvent } from '../../server/features/v1/swaps/machine.ts';
 import { Problem } from '../../server/shared/problems.ts';
 
 /** The documented transitions, written out independently of the module under test. */
@@ -73,6 +74,16 @@ describe.each(['onramp', 'offramp'] as const)('v1 %s order machine', (type) => {
     }
   });
 
+  // The simulations an order in each status accepts (the console's buttons), from V1SimulateOrderRequest and v1ConfirmFiatReceived.
+  const offered: Record<V1OrderType, Partial<Record<V1OrderStatus, string[]>>> = {
+    onramp: { created: ['fiatReceived', 'fail'], funded: ['tokensDelivered'] },
+    offramp: { created: ['burnConfirmed', 'fail', 'expireTransaction'], funded: ['fiatSent', 'fail'], completed: ['reversalWindowPassed'] },
+  };
+  it.each(v1OrderStatuses)('offers in %s exactly the simulations the simulators accept', (status) => {
+    const all = ['fiatReceived', 'burnConfirmed', 'tokensDelivered', 'fiatSent', 'reversalWindowPassed', 'fail', 'expireTransaction'] as const;
+    expect(all.filter((s) => v1OrderSimulationApplies(type, status, s))).toEqual(offered[type][status] ?? []);
+  });
+
   it('leaves the terminal statuses only by no arrow', () => {
     const terminal = type === 'onramp' ? ['completed', 'failed', 'canceled', 'refunded'] : ['finalized', 'failed', 'canceled'];
     for (const from of terminal) for (const to of v1OrderStatuses) expect(canMoveOrder(type, from as V1OrderStatus, to)).toBe(false);
@@ -97,8 +108,14 @@ describe('v1 swap machine', () => {
   });
 
   it.each(v1SwapStatuses)('funds_received is accepted only while funded (%s)', (status) => {
-    if (status === 'funded') expect(() => assertFundsReceivable(status)).not.toThrow();
-    else expect(() => assertFundsReceivable(status)).toThrow(expect.objectContaining({ slug: 'conflict' }));
+    if (status === 'funded') expect(() => assertSwapSimulationApplies(status, 'fundsReceived')).not.toThrow();
+    else expect(() => assertSwapSimulationApplies(status, 'fundsReceived')).toThrow(expect.objectContaining({ slug: 'conflict' }));
+  });
+
+  // The simulations a swap in each status accepts (the console's buttons), from V1SimulateSwapRequest's description.
+  it.each(v1SwapStatuses)('offers in %s exactly the simulations the simulator accepts', (status) => {
+    const expected: Record<string, string[]> = { created: ['sendConfirmed', 'fail', 'expireTransaction'], funded: ['fundsReceived', 'delivered', 'fail'], completed: [], failed: [] };
+    expect((['sendConfirmed', 'fundsReceived', 'delivered', 'fail', 'expireTransaction'] as const).filter((s) => v1SwapSimulationApplies(status, s))).toEqual(expected[status]);
   });
 });
 

@@ -114,6 +114,34 @@ describe('quotes', () => {
   it('are not made for an organization the key cannot act for', async () => {
     expectProblem(await quote(onramp('100'), crypto.randomUUID()), 404, 'not-found');
   });
+
+  // listQuotes (designed): every quote of the organization, newest first, expired ones included.
+  it('are listed newest first with their expiry, expired ones too, per organization', async () => {
+    const person = await addCustomer(server);
+    await approve(server, person);
+    const made: { quoteId: string }[] = [];
+    for (const amount of ['101', '102', '103']) {
+      made.unshift((await quote(onramp(amount), person)).json_);
+      clock.advance(4 * 60_000);
+    }
+    const list = (query = '') => server.call('GET', `/organization/${person}/quotes${query}`);
+    const all = await list();
+    expect(all.status).toBe(200);
+    expect(all.json_).toMatchObject({ totalItems: 3, pageSize: 30, pageNumber: 0, totalPages: 1 });
+    // Each exactly as createQuote answered it; the first two are past their expiresAt on this clock.
+    expect(all.json_.items).toEqual(made);
+    expect(all.json_.items.filter((q: { expiresAt: string }) => Date.parse(q.expiresAt) <= clock.now().getTime())).toHaveLength(2);
+    const second = await list('?pageSize=2&pageNumber=1');
+    expect(second.json_).toMatchObject({ totalItems: 3, totalPages: 2, items: [made[2]] });
+    // The partner's own quotes are its own list.
+    expect((await list()).json_.items.every((q: { organizationId: string }) => q.organizationId === person)).toBe(true);
+    expect((await server.call('GET', `/organization/${server.partnerId}/quotes`)).json_.items.some((q: { quoteId: string }) => q.quoteId === made[0]!.quoteId)).toBe(false);
+  });
+
+  it('are not listed for an organization the key cannot act for, nor with a page size out of range', async () => {
+    expectProblem(await server.call('GET', `/organization/${crypto.randomUUID()}/quotes`), 404, 'not-found');
+    expectProblem(await server.call('GET', `/organization/${server.partnerId}/quotes?pageSize=101`), 400, 'invalid-request');
+  });
 });
 
 describe('quotes while the price feed is cold', () => {

@@ -1,5 +1,5 @@
 /**
- * The v1 POST lists of orders, wallets and bank accounts: oldest first, the page envelope
+ * The v1 POST lists of orders, wallets and bank accounts (and a customer's swaps): oldest first, the page envelope
  * with a followable `next` on the configured base URL, v1.yaml's exact pageSize messages,
  * date filters (fromDate exclusive, toDate inclusive), and the customer-scoped variants.
  */
@@ -14,7 +14,7 @@ let server: TestServer;
 let alice: string;
 let bob: string;
 /** Creation times and ids of what was made, per list. */
-const made: Record<'orders' | 'wallets' | 'bank-accounts', { id: string; customerId: string; createdAt: string }[]> = { orders: [], wallets: [], 'bank-accounts': [] };
+const made: Record<'orders' | 'wallets' | 'bank-accounts' | 'swaps', { id: string; customerId: string; createdAt: string }[]> = { orders: [], wallets: [], 'bank-accounts': [], swaps: [] };
 
 const idOf = (item: any) => item.id ?? item.internalAccountId;
 const ownerOf = (item: any) => item.customerId ?? item.organizationId;
@@ -35,6 +35,10 @@ beforeAll(async () => {
     clock.advance(60_000);
     const order = (await server.call('POST', '/ramp/order', { body: { customerId, type: 'onramp', sourceAmount: `${100 + i}.00`, walletId: wallet.id, token: 'CETES' } })).json_;
     made.orders.push({ id: order.id, customerId, createdAt: order.createdAt });
+    clock.advance(60_000);
+    const swap = await server.call('POST', '/ramp/swap', { body: { customerId, walletId: wallet.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: `${10 + i}` } });
+    expect(swap.status, swap.text_).toBe(201);
+    made.swaps.push({ id: swap.json_.id, customerId, createdAt: swap.json_.createdAt });
   }
 });
 afterAll(() => server.close());
@@ -137,11 +141,53 @@ describe.each(['orders', 'wallets', 'bank-accounts'] as const)('POST /ramp/%s', 
   });
 });
 
+// v1ListCustomerSwaps (designed): a customer's swaps, listed as its orders are.
+describe('POST /ramp/customer/{customer_id}/swaps', () => {
+  const path = (customer: string) => `/ramp/customer/${customer}/swaps`;
+  const swapsOf = (customer: string) => made.swaps.filter((m) => m.customerId === customer);
+
+  it('answers the customer\'s swaps, oldest first, each as GET /ramp/swap/{id} shows it', async () => {
+    for (const options of [{}, { body: {} }]) {
+      const response = await server.call('POST', path(alice), options);
+      expect(response.status).toBe(200);
+      expect(response.json_).toMatchObject({ pageNumber: 0, pageSize: 30, totalItems: swapsOf(alice).length, totalPages: 1, next: null });
+      expect(response.json_.items.map(idOf)).toEqual(swapsOf(alice).map((m) => m.id));
+    }
+    const [first] = (await server.call('POST', path(bob), { body: {} })).json_.items;
+    expect(first).toEqual((await server.call('GET', `/ramp/swap/${first.id}`)).json_);
+  });
+
+  it('pages with a next link on the base URL, and keeps swaps created after fromDate and at or before toDate', async () => {
+    const alices = swapsOf(alice);
+    const first = await server.call('POST', path(alice), { body: { pageSize: 2 } });
+    expect(first.json_).toMatchObject({ totalItems: alices.length, totalPages: Math.ceil(alices.length / 2), next: `${baseUrl}${path(alice)}?pageNumber=1&pageSize=2` });
+    const second = await follow(first.json_.next, { pageSize: 2 });
+    expect([...first.json_.items, ...second.json_.items].map(idOf)).toEqual(alices.slice(0, 4).map((m) => m.id));
+    const filtered = await server.call('POST', path(alice), { body: { filters: { fromDate: alices[0]!.createdAt, toDate: alices[2]!.createdAt } } });
+    expect(filtered.json_.items.map(idOf)).toEqual(alices.slice(1, 3).map((m) => m.id));
+    expect(filtered.json_.totalItems).toBe(2);
+  });
+
+  it('refuses pageSize out of range with v1.yaml\'s message, and malformed JSON', async () => {
+    expect((await server.call('POST', path(alice), { body: { pageSize: 101 } })).json_).toEqual({ error: 'You can only request 100 items at a time' });
+    expectPlainError(await server.call('POST', path(alice), { raw: '{"pageSize":', headers: { 'Content-Type': 'application/json' } }), 400);
+  });
+
+  it('answers 404 in the v1 shape for a customer who is not a direct child of the key\'s organization', async () => {
+    const other = await otherPartner(server);
+    for (const [customer, key] of [[crypto.randomUUID(), undefined], [alice, other.key], [server.partnerId, undefined]] as const) {
+      const response = await server.call('POST', path(customer), { body: {}, ...(key ? { key } : {}) });
+      expect(response.status).toBe(404);
+      expect(response.json_).toEqual({ error: 'Customer not found' });
+    }
+  });
+});
+
 describe('list queries', () => {
   it('read a range of positions, and find date bounds on the creation-time indexes (SQLite plan)', async () => {
     if (server.services.storage.engine !== 'sqlite') return;
     const { sql } = await import('kysely');
-    for (const table of ['v1_orders', 'v1_wallets', 'v1_bank_accounts']) {
+    for (const table of ['v1_orders', 'v1_wallets', 'v1_bank_accounts', 'v1_swaps']) {
       const page = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT * FROM ${sql.table(table)} WHERE partner_id = ${server.partnerId} AND partner_position >= 31 AND partner_position <= 60 ORDER BY partner_position`.execute(server.services.storage.db);
       expect(page.rows.map((r) => r.detail).join(' ')).toContain(`USING INDEX ${table}_partner_position (partner_id=? AND partner_position>? AND partner_position<?)`);
       const bound = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT partner_position FROM ${sql.table(table)} WHERE partner_id = ${server.partnerId} AND created_at > '2026' AND partner_position IS NOT NULL ORDER BY created_at, partner_position LIMIT 1`.execute(server.services.storage.db);

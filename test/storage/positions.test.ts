@@ -16,7 +16,8 @@ import { organizationsRepository, type NewOrganization } from '../../server/feat
 import { paymentAccountsRepository } from '../../server/features/paymentAccounts/repository.ts';
 import { countOf, pageRange } from '../../server/storage/positions.ts';
 import type { Tables } from '../../server/storage/tables.ts';
-import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository } from '../../server/features/v1/repository.ts';
+import { quotesRepository } from '../../server/features/quotes/repository.ts';
+import { v1BankAccountsRepository, v1OrdersRepository, v1SwapsRepository, v1WalletsRepository } from '../../server/features/v1/repository.ts';
 import { walletsRepository } from '../../server/features/wallets/repository.ts';
 import { webhooksRepository } from '../../server/features/webhooks/repository.ts';
 import { explain } from '../support/plans.ts';
@@ -69,6 +70,11 @@ const v1OrderRow = (partnerId: string, customerId: string, now: string) => ({
   token: 'USDC', blockchain: 'solana' as const, wallet_id: null, wallet_address: 'w', bank_account_id: null, deposit_clabe: null, confirmed_tx_signature: null,
   burn_transaction: null, transaction_expired: 0, approval_message_id: null, approval_message: null, approval_summary: null, due_at: null,
   created_at: now, updated_at: now,
+});
+const v1SwapRow = (partnerId: string, customerId: string, walletId: string, now: string) => ({
+  id: randomUUID(), partner_id: partnerId, customer_id: customerId, wallet_id: walletId, blockchain: 'solana' as const, status: 'created' as const,
+  source_token: 'USDC', target_token: 'CETES', source_amount: '10', send_transaction: 't', transaction_expired: 0, send_transaction_hash: null,
+  receive_transaction_hash: null, created_at: now, updated_at: now,
 });
 const subscriptionRow = (organizationId: string, surface: 'v1' | 'v2', now: string) => ({
   id: randomUUID(), surface, organization_id: organizationId, event_type: 'orderUpdated' as const, url: `https://example.com/${randomUUID()}`, secret: 's',
@@ -271,9 +277,11 @@ describe('list positions', () => {
       await walletsRepository(db).insert(walletRow(child, at(1)));
       await addOrder(db, partner, at(1));
       await addOrder(db, child, at(1));
-      await v1WalletsRepository(db).insert(v1WalletRow(partner, child, at(1)));
+      const v1Wallet = await v1WalletsRepository(db).insert(v1WalletRow(partner, child, at(1)));
       await v1BankAccountsRepository(db).insert(v1BankAccountRow(partner, child, at(1)));
       await v1OrdersRepository(db).insert(v1OrderRow(partner, child, at(1)));
+      await v1SwapsRepository(db).insert(v1SwapRow(partner, child, v1Wallet.id, at(1)));
+      await quotesRepository(db).insert(quoteRow(child, at(1)));
       const subscription = subscriptionRow(partner, 'v2', at(1));
       await webhooksRepository(db).insertSubscription(subscription);
       await webhooksRepository(db).insertDeliveries(randomUUID(), [subscription.id], at(1));
@@ -286,6 +294,7 @@ describe('list positions', () => {
         ['GET|POST /ramp/customers (filtered)', () => organizationsRepository(db).childrenPage(partner, page, dated, 'asc')],
         ['payment accounts', () => paymentAccountsRepository(db).page(child, page)],
         ['wallets', () => walletsRepository(db).page(child, page)],
+        ['quotes', () => quotesRepository(db).page(child, page)],
         ['GET /orders (partner)', () => ordersRepository(db).page({ partnerId: partner, parentId: null }, page)],
         ['GET /orders (child)', () => ordersRepository(db).page({ partnerId: child, parentId: partner }, page)],
         ['GET /orders?organizationId', () => ordersRepository(db).page({ organizationId: child }, page)],
@@ -295,6 +304,7 @@ describe('list positions', () => {
             [`v1 orders ${key}`, () => v1OrdersRepository(db).page(scope, dated)],
             [`v1 wallets ${key}`, () => v1WalletsRepository(db).page(scope, page)],
             [`v1 bank accounts ${key}`, () => v1BankAccountsRepository(db).page(scope, dated)],
+            [`v1 swaps ${key}`, () => v1SwapsRepository(db).page(scope, dated)],
           ] as [string, () => Promise<{ items: unknown[] }>][];
         }),
         ['webhook subscriptions', () => webhooksRepository(db).listSubscriptions(partner, 'v2', page)],
@@ -400,6 +410,54 @@ describe('migration 100-list-positions', () => {
         const added = await addOrder(storage.db, children[1]!, at(30));
         expect((await ordersRepository(storage.db).page({ partnerId: partner, parentId: null }, { size: 1, number: 0 })).items[0]?.id).toBe(added.id);
         expect(added).toMatchObject({ partner_id: partner, partner_position: 21 });
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('migration 150-quote-and-swap-lists', () => {
+  it('numbers the quotes and v1 swaps stored before it, and new ones continue after them', async () => {
+    const database = await testDatabase();
+    try {
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '150-quote-and-swap-lists'));
+      const old = await database.migrateOnly(before);
+      const organization = (id: string, parentId: string | null, now: string) => ({
+        id, parent_id: parentId, top_id: parentId ?? id, type: 'business', display_name: 'Old', key_salt: 'salt', kyb_status: 'approved', kyb_approved_at: null, kyc_status: 'notStarted', created_at: now, updated_at: now,
+      });
+      const partner = randomUUID();
+      const customers = [randomUUID(), randomUUID()];
+      await old.insertInto('organizations').values(organization(partner, null, at(0))).execute();
+      for (const id of customers) await old.insertInto('organizations').values(organization(id, partner, at(1))).execute();
+      // Ties in created_at are ordered by id.
+      const quotes = Array.from({ length: 7 }, (_, i) => quoteRow(customers[i % 2]!, at(2 + (i % 3))));
+      for (const row of quotes) await old.insertInto('quotes').values(row).execute();
+      const wallets = customers.map((customer) => v1WalletRow(partner, customer, at(1)));
+      for (const row of wallets) await old.insertInto('v1_wallets').values(row).execute();
+      const swaps = Array.from({ length: 7 }, (_, i) => v1SwapRow(partner, customers[i % 2]!, wallets[i % 2]!.id, at(2 + (i % 3))));
+      for (const row of swaps) await old.insertInto('v1_swaps').values(row).execute();
+      await old.destroy();
+
+      const storage = await database.open();
+      try {
+        const byTime = <T extends { id: string; created_at: string }>(rows: T[]) => [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : 1)).map((r) => r.id);
+        const all = { size: 100, number: 0 };
+        for (const customer of customers) {
+          const listed = await quotesRepository(storage.db).page(customer, all);
+          expect(listed.items.map((q) => q.id)).toEqual(byTime(quotes.filter((q) => q.organization_id === customer)).reverse());
+          const customerSwaps = await v1SwapsRepository(storage.db).page({ customerId: customer }, { ...all, from: at(2) });
+          expect(customerSwaps.items.map((s) => s.id)).toEqual(byTime(swaps.filter((s) => s.customer_id === customer && s.created_at > at(2))));
+        }
+        expect((await v1SwapsRepository(storage.db).page({ partnerId: partner }, all)).items.map((s) => s.id)).toEqual(byTime(swaps));
+
+        const quote = await quotesRepository(storage.db).insert(quoteRow(customers[0]!, at(30)));
+        expect(quote.position).toBe(5);
+        expect((await quotesRepository(storage.db).page(customers[0]!, { size: 1, number: 0 })).items[0]?.id).toBe(quote.id);
+        const swap = await v1SwapsRepository(storage.db).insert(v1SwapRow(partner, customers[1]!, wallets[1]!.id, at(30)));
+        expect(swap).toMatchObject({ partner_position: 8, customer_position: 4 });
       } finally {
         await storage.close();
       }

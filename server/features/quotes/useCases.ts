@@ -11,11 +11,12 @@ import type { Services } from '../../services.ts';
 import type { OrganizationRow } from '../organizations/repository.ts';
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
 import { presentQuote } from './presenters.ts';
-import { quotesRepository, type QuoteRow } from './repository.ts';
+import { quotesRepository, type NewQuoteRow } from './repository.ts';
 import { isApproved } from '../organizations/rules.ts';
 import { assertUsable, railSpecs } from '../paymentAccounts/useCases.ts';
 import type { PriceFeed } from '../prices/feed.ts';
 import { fiatPrecision, stablecoins, tokenPrecision } from '../../shared/world.ts';
+import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
 
 type Schemas = components['schemas'];
 export type Quote = Schemas['Quote'];
@@ -125,7 +126,7 @@ export async function createQuote(services: Services, organization: Organization
   if (request.type === 'offramp') inRange(targetAmount, 'targetAmount');
   if (targetAmount.lte(0)) throw new Problem('amount-out-of-range', `sourceAmount ${amount.toFixed()} is too small to deliver any ${target.symbol} after the fee.`);
 
-  const row: QuoteRow = {
+  const row: NewQuoteRow = {
     id: randomUUID(),
     organization_id: organization.id,
     type: request.type,
@@ -141,6 +142,11 @@ export async function createQuote(services: Services, organization: Organization
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
   };
-  await quotesRepository(services.storage.db).insert(row);
-  return presentQuote(row);
+  return presentQuote(await quotesRepository(services.storage.db).insert(row));
+}
+
+/** listQuotes: a page of the organization's quotes, newest first, expired ones included. */
+export async function listQuotes(services: Services, organization: OrganizationRow, page: PageRequest) {
+  const { items, total } = await quotesRepository(services.storage.db).page(organization.id, page);
+  return { items: items.map(presentQuote), ...pageMeta(page, total) };
 }

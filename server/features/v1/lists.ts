@@ -1,13 +1,14 @@
-/** The six v1 POST list endpoints of the money objects: one shape, four tables, oldest first. */
+/** The v1 POST list endpoints of the money objects: one shape, four tables, oldest first. */
 import type { Caller } from '../organizations/scope.ts';
 import type { Services } from '../../services.ts';
 import type { Db } from '../../storage/database.ts';
 import type { components } from '../../../generated/types/ramp.ts';
-import { v1BankAccountsRepository, v1OrdersRepository, v1WalletsRepository, type V1ListRequest, type V1Scope } from './repository.ts';
+import { v1BankAccountsRepository, v1OrdersRepository, v1SwapsRepository, v1WalletsRepository, type V1ListRequest, type V1Scope } from './repository.ts';
 import type { V1PaginationBody } from '../../shared/pagination.ts';
 import { v1Envelope, v1ListRequest, v1Scope } from './common.ts';
 import { presentV1BankAccount } from './bankAccounts/presenters.ts';
 import { presentV1Order } from './orders/presenters.ts';
+import { presentV1Swap } from './swaps/presenters.ts';
 import { presentV1Wallet } from './wallets/presenters.ts';
 
 type Schemas = components['schemas'];
@@ -17,6 +18,7 @@ interface Listed {
   orders: Schemas['V1Order'];
   wallets: Schemas['V1Wallet'];
   'bank-accounts': Schemas['V1BankAccount'];
+  swaps: Schemas['V1Swap'];
 }
 
 const listed: { [K in keyof Listed]: (db: Db, scope: V1Scope, page: V1ListRequest) => Promise<{ items: Listed[K][]; total: number }> } = {
@@ -31,6 +33,10 @@ const listed: { [K in keyof Listed]: (db: Db, scope: V1Scope, page: V1ListReques
   'bank-accounts': async (db, scope, page) => {
     const { items, total } = await v1BankAccountsRepository(db).page(scope, page);
     return { items: items.map(presentV1BankAccount), total };
+  },
+  swaps: async (db, scope, page) => {
+    const { items, total } = await v1SwapsRepository(db).page(scope, page);
+    return { items: items.map(presentV1Swap), total };
   },
 };
 

@@ -3,7 +3,7 @@
  * onboarding links. Lists are oldest first: each listed row has its position in its
  * partner's list and its customer's (storage/positions.ts), and a page is a range of the
  * (partner_id|customer_id, partner_position|customer_position) indexes of 100-list-positions.
- * Swaps are not listed (no v1 list operation shows them), so they have no positions.
+ * Swaps are listed the same way (v1ListCustomerSwaps; their positions since 150-quote-and-swap-lists).
  */
 import type { Selectable } from 'kysely';
 import { followsClock, type DueScope } from '../clock/repository.ts';
@@ -31,7 +31,7 @@ export interface V1ListRequest {
   to?: string;
 }
 
-type ListedTable = 'v1_wallets' | 'v1_bank_accounts' | 'v1_orders';
+type ListedTable = 'v1_wallets' | 'v1_bank_accounts' | 'v1_orders' | 'v1_swaps';
 
 async function listPage<T extends ListedTable>(db: Db | Tx, table: T, scope: V1Scope, page: V1ListRequest): Promise<{ items: Selectable<Tables[T]>[]; total: number }> {
   const [by, column, value] = 'partnerId' in scope ? (['partner', 'partner_id', scope.partnerId] as const) : (['customer', 'customer_id', scope.customerId] as const);
@@ -140,13 +140,11 @@ export function v1SwapsRepository(db: Db | Tx, engine: Engine = 'sqlite') {
     find(id: string, lock = false) {
       return forChange(db.selectFrom('v1_swaps').selectAll().where('id', '=', id), lock ? engine : 'sqlite').executeTakeFirst();
     },
-    async insert(row: V1SwapRow) {
-      await db.insertInto('v1_swaps').values(row).execute();
-      return row;
-    },
+    insert: (row: V1NewRow<V1SwapRow>) => insertListed(db, 'v1_swaps', row),
     async update(id: string, changes: Partial<Omit<V1SwapRow, 'id'>>) {
       await db.updateTable('v1_swaps').set(changes).where('id', '=', id).execute();
     },
+    page: (scope: V1Scope, page: V1ListRequest) => listPage(db, 'v1_swaps', scope, page),
   };
 }
 

@@ -17,6 +17,7 @@ import * as m110 from './110-canonical-event-payloads.ts';
 import * as m120 from './120-session-frame-ancestor.ts';
 import * as m130 from './130-event-feed.ts';
 import * as m140 from './140-sandbox-clocks.ts';
+import * as m150 from './150-quote-and-swap-lists.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '120-session-frame-ancestor': m120,
   '130-event-feed': m130,
   '140-sandbox-clocks': m140,
+  '150-quote-and-swap-lists': m150,
 };

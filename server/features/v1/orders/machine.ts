@@ -64,3 +64,26 @@ export function nextOrderStatus(type: V1OrderType, from: V1OrderStatus, event: V
   if (!to) throw new Problem('conflict', message ?? `Action ${event} does not apply to an ${type} order in status ${from}`);
   return to;
 }
+
+export type V1OrderSimulation = components['schemas']['V1SimulateOrderRequest']['action'];
+
+/**
+ * The move each sandbox simulation of a v1 order needs, so that one table says where each
+ * applies (the simulators refuse it elsewhere, the console offers it there): the actions of
+ * `POST /sandbox/ramp/order/{id}/simulate` (V1SimulateOrderRequest) and `fiatReceived`,
+ * `POST /ramp/order/fiat_received`. `expireTransaction` changes no status: it expires the
+ * burn transaction of an offramp that awaits its burn, so it applies where `burnConfirmed` does.
+ */
+export const v1OrderSimulationMoves: Record<V1OrderSimulation | 'fiatReceived', V1OrderEvent> = {
+  fiatReceived: 'depositReceived',
+  burnConfirmed: 'burnConfirmed',
+  tokensDelivered: 'tokensDelivered',
+  fiatSent: 'fiatSent',
+  reversalWindowPassed: 'reversalWindowPassed',
+  fail: 'fail',
+  expireTransaction: 'burnConfirmed',
+};
+
+/** Whether a simulation applies to an order of this type in `status`. */
+export const v1OrderSimulationApplies = (type: V1OrderType, status: V1OrderStatus, simulation: V1OrderSimulation | 'fiatReceived') =>
+  orderEventTarget(type, status, v1OrderSimulationMoves[simulation]) !== undefined;

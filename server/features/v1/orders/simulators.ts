@@ -5,6 +5,7 @@ import type { Services } from '../../../services.ts';
 import type { V1OrderRow } from '../repository.ts';
 import { positiveAmount } from '../common.ts';
 import { changeV1Order, deliverTokens, lockOwned, seconds, type V1OrderAction } from './useCases.ts';
+import { v1OrderSimulationApplies } from './machine.ts';
 
 /**
  * Sandbox: the MXN deposit of an onramp arrived. The ordered amount funds it (tokens follow
@@ -14,7 +15,7 @@ import { changeV1Order, deliverTokens, lockOwned, seconds, type V1OrderAction } 
 export function confirmV1FiatReceived(services: Services, caller: Caller, body: { orderId: string; amount?: string }): Promise<V1OrderRow> {
   const received = body.amount === undefined ? undefined : positiveAmount(body.amount, 'amount');
   return changeV1Order(services, (tx) => lockOwned(services, tx, caller, body.orderId), (order, now) => {
-    if (order.type !== 'onramp' || order.status !== 'created') throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
+    if (!v1OrderSimulationApplies(order.type, order.status, 'fiatReceived')) throw new Problem('conflict', 'Order is not an onramp awaiting its deposit');
     const matches = received === undefined || received.equals(order.source_amount);
     if (matches) return { steps: [{ event: 'depositReceived', changes: { due_at: seconds(now, services.config.v1DeliverySeconds) } }] };
     // The refund follows the funding: a millisecond later, so the two events keep their order.
@@ -28,7 +29,7 @@ export function simulateV1Order(services: Services, caller: Caller, id: string, 
     const message = `Action ${action} does not apply to an ${order.type} order in status ${order.status}`;
     switch (action) {
       case 'expireTransaction':
-        if (order.type !== 'offramp' || order.status !== 'created') throw new Problem('conflict', message);
+        if (!v1OrderSimulationApplies(order.type, order.status, action)) throw new Problem('conflict', message);
         // Nothing a GET shows changes, so no webhook and the same updatedAt.
         return { silent: { transaction_expired: 1 } };
       case 'burnConfirmed':

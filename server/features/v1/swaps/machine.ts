@@ -34,7 +34,27 @@ export function nextSwapStatus(from: V1SwapStatus, event: V1SwapEvent): V1SwapSt
   return to;
 }
 
-/** `funds_received` is accepted only while the swap is funded (the machine's stay). */
-export function assertFundsReceivable(status: V1SwapStatus): void {
-  nextSwapStatus(status, 'fundsReceived');
+export type V1SwapSimulation = components['schemas']['V1SimulateSwapRequest']['action'];
+
+/**
+ * The move each simulation of `POST /sandbox/ramp/swap/{id}/simulate` needs, so that one table
+ * says where each applies (the simulator refuses it elsewhere, the console offers it there).
+ * `expireTransaction` changes no status: it expires the send transaction of a swap that awaits
+ * its send, so it applies where `sendConfirmed` does. `fundsReceived` is the
+ * machine's stay on `funded`.
+ */
+export const v1SwapSimulationMoves: Record<V1SwapSimulation, V1SwapEvent> = {
+  sendConfirmed: 'sendConfirmed',
+  fundsReceived: 'fundsReceived',
+  delivered: 'delivered',
+  fail: 'fail',
+  expireTransaction: 'sendConfirmed',
+};
+
+/** Whether a simulation applies to a swap in `status`. */
+export const v1SwapSimulationApplies = (status: V1SwapStatus, simulation: V1SwapSimulation) => swapEventTarget(status, v1SwapSimulationMoves[simulation]) !== undefined;
+
+/** 409 `conflict` unless the simulation applies (for those that change no status; the others go through `nextSwapStatus`). */
+export function assertSwapSimulationApplies(status: V1SwapStatus, simulation: V1SwapSimulation): void {
+  if (!v1SwapSimulationApplies(status, simulation)) throw new Problem('conflict', `Action ${simulation} does not apply to a swap in status ${status}`);
 }

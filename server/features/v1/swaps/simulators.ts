@@ -4,6 +4,7 @@ import { Problem } from '../../../shared/problems.ts';
 import type { Services } from '../../../services.ts';
 import type { V1SwapRow } from '../repository.ts';
 import { newTransactionId } from '../../../shared/world.ts';
+import { assertSwapSimulationApplies } from './machine.ts';
 import { changeV1Swap, type V1SwapAction } from './useCases.ts';
 
 /** Sandbox: one event of the chain or the service (`POST /sandbox/ramp/swap/{id}/simulate`). */
@@ -11,7 +12,7 @@ export function simulateV1Swap(services: Services, caller: Caller, id: string, a
   return changeV1Swap(services, caller, id, (swap) => {
     switch (action) {
       case 'expireTransaction':
-        if (swap.status !== 'created') throw new Problem('conflict', `Action expireTransaction does not apply to a swap in status ${swap.status}`);
+        assertSwapSimulationApplies(swap.status, action);
         // Nothing a GET shows changes: no webhook, the same updatedAt.
         return { silent: { transaction_expired: 1 } };
       case 'sendConfirmed':
