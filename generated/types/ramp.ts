@@ -2307,7 +2307,7 @@ export interface paths {
          *     can gain fields without breaking clients. Public: send no API key. Takes no parameters;
          *     an unknown query parameter is 400.
          *
-         *     The seed says each entry shows whether KYC, KYB or both are blocked; the response shape
+         *     The service publishes that each entry shows whether KYC, KYB or both are blocked; the response shape
          *     is designed.
          */
         get: operations["listRestrictedCountries"];
@@ -2376,7 +2376,7 @@ export interface paths {
          *
          *     The partner signs the JWT with a key of the JWKS of its issuer, registered with
          *     `PUT /jwt_issuer` (v2). Every rule below is checked; a failure is `invalid_grant` unless
-         *     the table says otherwise. Rules marked *designed* are not in the seed.
+         *     the table says otherwise. Rules marked *designed* are not in the service's published interface.
          *
          *     | what | rule |
          *     |-|-|
@@ -2451,7 +2451,7 @@ export interface paths {
          *        `{"type": "service:auth:response", "grant_type": "…", "assertion": "…", "target": "…", "return_url": "…"}`
          *        to the page (`return_url` optional). With `grant_type`
          *        `urn:ietf:params:oauth:grant-type:jwt-bearer`, `assertion` is the partner JWT. With
-         *        `grant_type` `refresh_token` the seed puts the refresh token in `assertion`; the page
+         *        `grant_type` `refresh_token` the service's published interface puts the refresh token in `assertion`; the page
          *        also accepts it in `refresh_token` (the `POST /auth/launch` field name), and both at
          *        once is `invalid_request`. Only the first response counts.
          *     4. **Result.** The page sends the credential to `POST /auth/launch` (same origin, with
@@ -3033,8 +3033,8 @@ export interface components {
         OrganizationType: "business" | "personal";
         /**
          * V1CreateOrganizationRequest
-         * @description Creates a child (customer) organization of the key's organization (designed body: the seed
-         *     shows neither body nor response).
+         * @description Creates a child (customer) organization of the key's organization (designed body: the
+         *     service publishes neither body nor response).
          */
         V1CreateOrganizationRequest: {
             /**
@@ -3134,8 +3134,8 @@ export interface components {
         };
         /**
          * V1CustomerStatus
-         * @description Verification status of a v1 customer (the statuses are seed; their transitions are
-         *     designed). It follows the customer's verification (a person's KYC, a business's KYB):
+         * @description Verification status of a v1 customer (the statuses are the service's; their
+         *     transitions are designed). It follows the customer's verification (a person's KYC, a business's KYB):
          *     `customer_verified` once approved (`kyc_approved`), `customer_failed` once denied for
          *     good (`kyc_rejected` with `needsWork: false`; v2 `denied`), and `customer_pending`
          *     otherwise: not started, awaiting review, or rejected with something the customer can
@@ -3161,7 +3161,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /**
-             * @description Designed field: the seed lists the customer statuses (and the `customer_updated` event)
+             * @description Designed field: the service publishes the customer statuses (and the `customer_updated` event)
              *     but not the field that carries them.
              */
             status: components["schemas"]["V1CustomerStatus"];
@@ -3223,7 +3223,7 @@ export interface components {
         /**
          * V1KycStatus
          * @description Status of a customer's v1 KYC. `kyc_proposed`, `kyc_approved` and `kyc_rejected` are the
-         *     seed's; `kyc_not_started` is designed, the status before any submission. Designed
+         *     service's; `kyc_not_started` is designed, the status before any submission. Designed
          *     transitions: a submission (`POST /ramp/customer/{customer_id}/kyc`) moves
          *     `kyc_not_started`, `kyc_rejected` (with `needsWork: true`) or `kyc_proposed` to
          *     `kyc_proposed`; the review moves `kyc_proposed` to `kyc_approved` or `kyc_rejected` and
@@ -3516,7 +3516,7 @@ export interface components {
         V1WalletAddress: string;
         /**
          * V1CreateOrderRequest
-         * @description Creates a v1 onramp or offramp order (designed: the seed shows no body). Name the wallet by
+         * @description Creates a v1 onramp or offramp order (designed: the service publishes no body). Name the wallet by
          *     exactly one of `walletId` or `walletAddress`; both or neither is 400.
          */
         V1CreateOrderRequest: {
@@ -3648,7 +3648,7 @@ export interface components {
         V1WalletCustody: "external" | "embedded";
         /**
          * V1Wallet
-         * @description A customer's wallet (every field designed: the seed shows none). Tokens bought are
+         * @description A customer's wallet (every field designed: the service publishes none). Tokens bought are
          *     delivered to it; tokens sold or swapped leave from it.
          */
         V1Wallet: {
@@ -3703,7 +3703,7 @@ export interface components {
          * V1BankAccountStatus
          * @description Verification status of a v1 bank account. A new account starts `bank_account_pending`;
          *     it is usable (as an offramp destination) only once `bank_account_active` and `compliant`.
-         *     Every change emits `bank_account_updated`. Transitions: not shown in the seed; in the
+         *     Every change emits `bank_account_updated`. Transitions: not published by the service; in the
          *     sandbox they are set with `POST /sandbox/ramp/bank-account/{id}/status`.
          * @enum {string}
          */
@@ -3790,7 +3790,7 @@ export interface components {
         /**
          * V1OnboardedBankAccounts
          * @description Deprecated. The bank accounts registered through the onboarding URL. The key
-         *     `bank_accounts` is snake_case as the seed gives it, the one exception to camelCase in v1.
+         *     `bank_accounts` is snake_case as the service publishes it, the one exception to camelCase in v1.
          */
         V1OnboardedBankAccounts: {
             bank_accounts: components["schemas"]["V1BankAccount"][];
@@ -3829,8 +3829,8 @@ export interface components {
         };
         /**
          * V1CreateWebhookRequest
-         * @description Creates a v1 subscription (designed field names: the seed says only "a URL and an event
-         *     type"). One subscription per URL and event type.
+         * @description Creates a v1 subscription (designed field names: the service publishes only "a URL and an
+         *     event type"). One subscription per URL and event type.
          */
         V1CreateWebhookRequest: {
             /**
@@ -3951,7 +3951,7 @@ export interface components {
         };
         /**
          * V1KybStatus
-         * @description Status of a business organization's v1 KYB. Transitions: not shown in the seed; in the
+         * @description Status of a business organization's v1 KYB. Transitions: not published by the service; in the
          *     sandbox they are set with `POST /sandbox/ramp/organization/{org_id}/kyb`.
          * @enum {string}
          */
@@ -4026,7 +4026,7 @@ export interface components {
         /**
          * V1CustomerKyc
          * @description The value of a `kyc_updated` delivery: the customer's KYC plus the `customerId` it belongs
-         *     to (designed: the seed does not say how the payload names the customer). `requirements` is
+         *     to (designed: the service does not say how the payload names the customer). `requirements` is
          *     never included.
          *
          *     Server-set fields carry no `readOnly`: this object also travels in the body of the `kyc_updated`
@@ -6422,9 +6422,9 @@ export interface components {
          * @description The error body of every `/lookup` endpoint: a short message for display or logs, not a
          *     code (branch on the HTTP status, never on the text).
          *
-         *     The seed allows the message as plain text or as JSON `{"error": "<message>"}`; this
+         *     The service's interface allows the message as plain text or as JSON `{"error": "<message>"}`; this
          *     service always sends the JSON form with `Content-Type: application/json`, so a client
-         *     needs one decoder. A client talking to another implementation of the seed should still
+         *     needs one decoder. A client talking to another implementation of this interface should still
          *     accept a `text/plain` body and treat the whole text as the message.
          */
         LookupError: {
@@ -6491,7 +6491,7 @@ export interface components {
             /** @description The bond's on-chain (mint) address; the same as its key in `GET /lookup/bonds/cost`. */
             readonly mint: components["schemas"]["LookupMintAddress"];
             /**
-             * @description The bond's symbol again. The seed lists `symbol` beside `bond_symbol` without telling
+             * @description The bond's symbol again. The service lists `symbol` beside `bond_symbol` without telling
              *     them apart; this service sends the same value in both (designed), and
              *     `GET /lookup/bonds/cost/{identifier}` matches either.
              * @example CETES
@@ -6517,8 +6517,8 @@ export interface components {
         /**
          * Country
          * @description A country with its ISO 3166-1 codes and English name. The alpha-2 code is the value of
-         *     `birthCountryIsoCode` and of `countryIsoCode` when registering bank accounts. The seed
-         *     gives the content; the field names are designed.
+         *     `birthCountryIsoCode` and of `countryIsoCode` when registering bank accounts. The service
+         *     publishes the content; the field names are designed.
          */
         Country: {
             /**
@@ -6577,7 +6577,7 @@ export interface components {
          *     The answer is an object rather than a bare array so that it can grow without breaking
          *     clients: a field beside `countries` (a version, an effective date, a list of other kinds
          *     of restriction) can be added later, whereas a top-level array can only change by changing
-         *     its type. The seed leaves this shape "not shown"; it is designed.
+         *     its type. The service does not publish this shape; it is designed.
          */
         RestrictedCountryList: {
             /** @description One entry per restricted country, ordered by `alpha2`. */
@@ -6585,8 +6585,8 @@ export interface components {
         };
         /**
          * ExchangeRateSource
-         * @description One provider's rate inside an `ExchangeRate`. The seed gives the per-provider breakdown
-         *     but not its fields; the names are designed after `TokenCostSource`.
+         * @description One provider's rate inside an `ExchangeRate`. The service publishes the per-provider
+         *     breakdown but not its fields; the names are designed after `TokenCostSource`.
          */
         ExchangeRateSource: {
             /** @description Units of the currency that one US dollar buys, as this provider reported it. */
@@ -6601,8 +6601,8 @@ export interface components {
         /**
          * ExchangeRate
          * @description The current rate from US dollars to one currency, with the per-provider breakdown in
-         *     `sources` (seed). `rate`, `currency` and `updated_at` are designed: the seed leaves the
-         *     fields beside `sources` "not shown".
+         *     `sources` (published by the service). `rate`, `currency` and `updated_at` are designed:
+         *     the service does not publish the fields beside `sources`.
          */
         ExchangeRate: {
             /** @description Units of `currency` that one US dollar buys; the rate the service prices with. Not affected by `max_age`. */
@@ -6707,8 +6707,8 @@ export interface components {
         OAuthTokenRequest: components["schemas"]["OAuthJwtBearerGrant"] | components["schemas"]["OAuthRefreshTokenGrant"];
         /**
          * OAuthTokenResponse
-         * @description A successful token answer, with the RFC 6749 section 5.1 field names (the seed leaves
-         *     them "not shown"; they are designed). Both tokens are opaque strings: do not parse them.
+         * @description A successful token answer, with the RFC 6749 section 5.1 field names (the service does
+         *     not publish them; they are designed). Both tokens are opaque strings: do not parse them.
          *
          *     `token_type` is `Bearer` (RFC 6750): the access token is a bearer credential for the
          *     signed-in person, sent as `Authorization: Bearer <access_token>`. It is not an API key.
@@ -6749,7 +6749,7 @@ export interface components {
         /**
          * OAuthError
          * @description An OAuth 2.0 error (RFC 6749 section 5.2), answered with status 400 by `POST /auth/token`.
-         *     Branch on `error`; `error_description` is for people and logs. The seed gives the codes;
+         *     Branch on `error`; `error_description` is for people and logs. The service publishes the codes;
          *     the field names are RFC 6749's (designed). There is no client authentication, so
          *     `invalid_client` is never sent.
          *
@@ -6861,7 +6861,7 @@ export interface components {
              */
             grant_type: "refresh_token";
             /**
-             * @description The refresh token. The seed names this field only for the token endpoint; the same
+             * @description The refresh token. The service names this field only for the token endpoint; the same
              *     name is used here (designed). Unknown, expired, revoked or used: `invalid_grant`.
              */
             refresh_token: string;
@@ -7164,7 +7164,7 @@ export interface components {
         };
         /**
          * @description Bond prices are unavailable, or an unexpected error occurred. The deprecated bond lookups
-         *     answer 500 where `/lookup/tokens/cost` answers 503 (seed); retry with exponential backoff.
+         *     answer 500 where `/lookup/tokens/cost` answers 503, as the service publishes; retry with exponential backoff.
          *     The body is a `LookupError`.
          */
         LookupBondPricesUnavailable: {

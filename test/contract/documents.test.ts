@@ -9,7 +9,7 @@ const joined = loadBundle('ramp');
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 const pascal = (slug: string) => slug.split('-').map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
 
-describe('the seed operations', () => {
+describe('the operations the service publishes (x-provenance: seed)', () => {
   for (const surface of surfaces) {
     it(`${surface} holds every seed operation at its exact path and method, marked seed`, () => {
       const byKey = new Map(operationsOf(bundles[surface]).map((o) => [key(o.method, o.path), o.operation]));
@@ -26,7 +26,7 @@ describe('the seed operations', () => {
     for (const wanted of Object.values(seedOperations).flat()) expect(all).toContain(wanted);
   });
 
-  it('marks deprecated what the seed deprecates, and nothing else', () => {
+  it('marks deprecated what the service deprecates, and nothing else', () => {
     const deprecated = operationsOf(joined).filter((o) => o.operation.deprecated).map((o) => key(o.method, o.path));
     expect(deprecated.sort()).toEqual([...seedDeprecated].sort());
   });

@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { root } from '../support/documents.ts';
+import { testBudget } from '../support/wait.ts';
 import { contractOperations, startPrism, startUpstreamRouter, type TapRecord, type Violation } from './prism.ts';
 
 export interface Verdict {
@@ -89,8 +90,8 @@ async function main() {
   let status = 1;
   try {
     // Asynchronously: the router lives in this process and must keep answering.
-    // Every request takes two more hops and Prism's validation: more time per test and hook.
-    const args = ['run', '--testTimeout=120000', '--hookTimeout=300000', ...(vitestArgs.length ? vitestArgs : ['test/server', 'test/client/server.test.ts'])];
+    // Every request takes two more hops and Prism's validation: twice the budget per test and hook.
+    const args = ['run', `--testTimeout=${2 * testBudget}`, `--hookTimeout=${2 * testBudget}`, ...(vitestArgs.length ? vitestArgs : ['test/server', 'test/client/server.test.ts'])];
     const vitest = spawn(join(root, 'node_modules', '.bin', 'vitest'), args, {
       cwd: root,
       stdio: 'inherit',

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judge } from './prism-run.ts';
 import { startContractTap, startPrism, startUpstreamRouter, type Running, type TapRecord } from './prism.ts';
+import { testBudget } from '../support/wait.ts';
 
 const key = 'api_sand:k1:8d0e7c2a-4b61-4f3e-9a57-1c2d3e4f5a6b';
 const problem501 = JSON.stringify({ type: 'https://docs.ramp.example/errors/not-implemented', title: 'Not implemented', status: 501, detail: 'Pending.', instance: 'urn:uuid:1' });
@@ -45,7 +46,7 @@ describe('the Prism proxy harness', () => {
     const prism = await startPrism('proxy', { upstream: router.url });
     tap = await startContractTap({ app, prism: prism.url, router: router.url });
     running = [tap, prism, router];
-  }, 120_000);
+  }, testBudget);
   afterAll(async () => {
     for (const r of running) await r.close();
     fake?.close();

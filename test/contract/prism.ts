@@ -29,6 +29,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { root } from '../support/documents.ts';
+import { waitBudget } from '../support/wait.ts';
 
 export const rampDocument = join(root, 'generated', 'openapi', 'ramp.yaml');
 const prismCli = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -73,10 +74,10 @@ export async function startPrism(command: 'mock' | 'proxy', options: { upstream?
   child.stderr!.on('data', keep);
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + waitBudget;
   while (!(await canConnect(port))) {
     if (exited) throw new Error(`prism ${command} exited before listening:\n${output}`);
-    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`prism ${command} did not listen within 90 s:\n${output}`); }
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`prism ${command} did not listen within ${waitBudget / 1000} s:\n${output}`); }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

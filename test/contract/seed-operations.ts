@@ -1,6 +1,7 @@
 /**
- * The 40 operations of the source document (ramp-service-interface.md, part 4), by surface,
- * method and path exactly as the seed writes them. The contract must hold each one.
+ * The 40 operations the service publishes (what the contract marks `x-provenance: seed`), by
+ * surface, method and path exactly as published. The contract must hold each one, so this list
+ * is written here, apart from the contract it checks.
  */
 export const seedOperations = {
   auth: [
@@ -53,20 +54,20 @@ export const seedOperations = {
   ],
 } as const;
 
-/** Deprecated by the seed (part 9). */
+/** The operations the service deprecates. */
 export const seedDeprecated = [
   'GET /lookup/bonds/cost',
   'GET /lookup/bonds/cost/{identifier}',
   'POST /ramp/onboarding/bank-accounts',
 ];
 
-/** The events of seed part 6, by surface. */
+/** The webhook events the service publishes, by surface. */
 export const seedWebhooks = {
   v1: ['order_updated', 'swap_updated', 'customer_updated', 'kyc_updated', 'kyb_updated', 'bank_account_updated'],
   v2: ['orderUpdated', 'paymentAccountUpdated', 'kycUpdated', 'kybUpdated'],
 } as const;
 
-/** The problem slugs of seed part 7, with their fixed statuses. */
+/** The problem slugs the service publishes, with their fixed statuses. */
 export const seedProblems: Record<string, number> = {
   'invalid-request': 400,
   'validation-error': 400,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
-import { waitBudget } from '../support/wait.ts';
+import { waitBudget, testBudget } from '../support/wait.ts';
 
 let database: TestDatabase;
 let receiver: Receiver;
@@ -110,8 +110,8 @@ it('keeps every acknowledged write and resumes every pending delivery after a SI
     await eventually(async () => {
       const open = await db.selectFrom('webhook_deliveries').select(['status']).where('status', '!=', 'delivered').execute();
       return open.length === 0;
-    }, 30_000, 'every delivery marked delivered');
+    }, waitBudget, 'every delivery marked delivered');
   } finally {
     await storage.close();
   }
-}, 240_000);
+}, 2 * testBudget);

@@ -10,8 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
+<<<<<<< HEAD
 import { waitBudget } from '../support/wait.ts';
 import { solanaAddress } from '../support/fixtures.ts';
+=======
+import { solanaAddress } from '../support/money.ts';
+import { waitBudget, testBudget } from '../support/wait.ts';
+>>>>>>> house-merge
 
 /** 40 reads per organization in each 20-second window: a burst fits one window on a slow machine. */
 const readsPerSecond = 2;
@@ -67,7 +72,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
       received.set(eventId, count);
       return count === 1 ? 503 : 200;
     });
-  }, 240_000);
+  }, 2 * testBudget);
   afterAll(async () => {
     await proxy?.close();
     for (const server of servers) await server.stop();
@@ -99,7 +104,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     } finally {
       await storage.close();
     }
-  }, 120_000);
+  }, testBudget);
 
   it('refuses a revoked key on both processes at once', async () => {
     // A second key of the partner's own (a key creates keys for its own organization only).
@@ -112,7 +117,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     const after = await Promise.all(servers.map((server) => call(server.url, 'GET', `/organization/${id}`, undefined, created.json.key)));
     expect(after.map((a) => a.status)).toEqual([401, 401]);
     expect(after.map((a) => a.json?.type)).toEqual(['https://docs.ramp.example/errors/unauthorized', 'https://docs.ramp.example/errors/unauthorized']);
-  }, 120_000);
+  }, testBudget);
 
   it('sends each delivery attempt once, though both processes run the delivery job', async () => {
     expect((await call(proxy.url, 'POST', '/webhook_subscription', { url: `${receiver.url}/hooks`, eventType: 'kycUpdated' })).status).toBe(201);
@@ -136,7 +141,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     } finally {
       await storage.close();
     }
-  }, 120_000);
+  }, testBudget);
 
   it('counts the reads of both processes against one limit', async () => {
     const child = await call(proxy.url, 'POST', '/ramp/organization', { displayName: 'Busy customer', type: 'personal' });
@@ -161,5 +166,5 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
       expect(Number(limited[0]!.headers.get('retry-after'))).toBeLessThanOrEqual(windowSeconds);
       break;
     }
-  }, 180_000);
+  }, testBudget);
 });

@@ -191,7 +191,7 @@ describe('errors', () => {
   });
 });
 
-describe('an unexpected error', { timeout: 120_000 }, () => {
+describe('an unexpected error', () => {
   it('is 500 internal-error with the fixed detail, logged with its instance, never a stack', async () => {
     const server = await startTestServer();
     const fixed = contract.document.components.responses.InternalError.content['application/problem+json'].examples.InternalError.value.detail;

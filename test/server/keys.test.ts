@@ -195,7 +195,7 @@ describe('API keys', () => {
 });
 
 // Starts two more servers: slow on a loaded machine.
-describe('API keys in production', { timeout: 120_000 }, () => {
+describe('API keys in production', () => {
   it('are production keys, refused by the sandbox', async () => {
     const production = await startTestServer({ env: { RAMP_ENV: 'production' } });
     const sandbox = await startTestServer();

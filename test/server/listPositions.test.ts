@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createCustomer } from '../support/fixtures.ts';
+import { testBudget } from '../support/wait.ts';
 
 const start = Date.parse('2025-06-01T00:00:00Z');
 const minute = 60_000;
@@ -23,7 +24,7 @@ describe('deep and last pages', () => {
       const id = await createCustomer(server, { displayName: `Customer ${i}` });
       customers.push({ id, at: new Date(now).toISOString() });
     }
-  }, 120_000);
+  }, testBudget);
   afterAll(() => server.close());
 
   it('GET /organizations: a deep page and the last, newest first', async () => {
