@@ -103,11 +103,18 @@ function queryValues(op: Operation): fc.Arbitrary<Record<string, string>> {
   return fc.tuple(...entries).map((parts) => Object.assign({}, ...parts.filter(Boolean)));
 }
 
+/**
+ * A path value as one segment. `.` and `..` are percent-encoded as well: a URL client removes
+ * them as dot segments (WHATWG URL), and `/sandbox/console/.` would be sent as
+ * `/sandbox/console/`, another operation's path.
+ */
+const segment = (value: string) => (value === '.' || value === '..' ? value.replaceAll('.', '%2E') : encodeURIComponent(value));
+
 function validRequest(op: Operation): fc.Arbitrary<Request> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   return fc
     .record({
-      path: fc.tuple(...pathParams.map(pathValue)).map((values) => pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, encodeURIComponent(values[i]!)), op.path)),
+      path: fc.tuple(...pathParams.map(pathValue)).map((values) => pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, segment(values[i]!)), op.path)),
       query: queryValues(op),
       body: op.body ? (op.body.required ? valueOf(op.body.schema) : fc.option(valueOf(op.body.schema), { nil: undefined })) : fc.constant(undefined),
     })
@@ -224,7 +231,7 @@ function textBreakers(op: Operation) {
       const p = path[pick % path.length]!;
       const at = op.path.split('/').indexOf(`{${p.name}}`);
       const parts = r.path.split('/');
-      parts[at] = encodeURIComponent(t);
+      parts[at] = segment(t);
       return { ...r, path: parts.join('/') };
     } });
   }
