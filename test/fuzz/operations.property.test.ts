@@ -11,10 +11,10 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, readyAccount, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
+import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { notText, operations, resolve, responseProblems, valueOf, wrongTypeOf, type Operation, type Parameter } from './contract.ts';
+import { createCustomer, manualClock, readyAccount, solanaAddress } from '../support/fixtures.ts';
 
 /** Runs per operation and kind; the whole file stays within about a minute on two cores. */
 const runs = Number(process.env.RAMP_FUZZ_RUNS ?? 6);
@@ -23,7 +23,7 @@ let server: TestServer;
 const ids: Record<'organization' | 'customer' | 'object', string[]> = { organization: [], customer: [], object: [] };
 
 beforeAll(async () => {
-  server = await startTestServer({ clock: manualClock(), env: { RAMP_JOB_INTERVAL_MS: '3600000' } });
+  server = await startTestServer({ clock: manualClock({ distinctReadings: true }), env: { RAMP_JOB_INTERVAL_MS: '3600000' } });
   const child = async (type: 'personal' | 'business') => {
     const id = (await server.call('POST', '/ramp/organization', { body: { displayName: `Fuzz ${type}`, type } })).json_.organizationId as string;
     await server.call('POST', `/sandbox/organization/${id}/${type === 'personal' ? 'kyc' : 'kyb'}`, { body: { status: 'approved' } });

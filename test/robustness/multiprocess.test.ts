@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
-import { solanaAddress } from '../support/money.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';
+import { solanaAddress } from '../support/fixtures.ts';
 
 /** 40 reads per organization in each 20-second window: a burst fits one window on a slow machine. */
 const readsPerSecond = 2;

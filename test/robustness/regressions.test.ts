@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPlainError, expectProblem, slugOf } from '../support/errors.ts';
-import { customerClabe, solanaAddress } from '../support/money.ts';
 import { rowCounts } from '../support/organizations.ts';
 import { jwtBearer, Partner, rawJwt, tokenRequest } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { customerClabe, solanaAddress } from '../support/fixtures.ts';
 
 let server: TestServer;
 let child: string;

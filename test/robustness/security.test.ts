@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../fuzz/contract.ts';
 import { slugOf } from '../support/errors.ts';
-import { readyAccount, solanaAddress } from '../support/money.ts';
-import { keyedBusinessChild, rowCounts } from '../support/organizations.ts';
+import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { createBankAccount, createCustomer, createWallet } from '../support/v1Money.ts';
-import { eventually, otherPartner } from '../webhooks/support.ts';
+import { createBankAccount, createWallet } from '../support/v1Money.ts';
+import { eventually } from '../webhooks/support.ts';
 import { waitBudget } from '../support/wait.ts';
+import { createCustomer, keyedBusinessChild, otherPartner, readyAccount, solanaAddress } from '../support/fixtures.ts';
 
 /** What an error answer says, with ids taken out (they name what was asked for). */
 const shapeOf = (response: { status: number; json_: any; text_: string }) =>

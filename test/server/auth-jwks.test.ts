@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountingListener } from '../support/connections.ts';
-import { keyedBusinessChild } from '../support/organizations.ts';
 import { jwtBearer, newKey, Partner, tokenRequest, type PartnerKey } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { keyedBusinessChild } from '../support/fixtures.ts';
 
 /** A partner's JWKS endpoint: serves `keys`, counts requests. */
 class JwksServer {

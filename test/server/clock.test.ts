@@ -10,16 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
 import { person } from '../support/verification.ts';
-import { keyedBusinessChild } from '../support/organizations.ts';
-import { customerClabe, manualClock, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { createBankAccount, createCustomer, createWallet, otherPartner } from '../support/v1Money.ts';
+import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { eventually } from '../support/wait.ts';
 import { startReceiver, subscribe, type Receiver } from '../webhooks/support.ts';
+import { createCustomer, customerClabe, keyedBusinessChild, manualClock, otherPartner, solanaAddress } from '../support/fixtures.ts';
 
 type Json = any;
 
-const real = manualClock();
+const real = manualClock({ distinctReadings: true });
 let server: TestServer;
 let receiver: Receiver;
 
@@ -50,7 +49,7 @@ async function newPartner() {
   const freeze = () => ok('PUT', '/sandbox/clock', { frozen: true });
   /** An approved personal customer with an external wallet. */
   const customer = async () => {
-    const id = await createCustomer(server, { approved: true, parentId: partnerId });
+    const id = await createCustomer(server, { approved: true, key });
     const wallet = solanaAddress();
     await ok('POST', `/organization/${id}/wallet`, { custody: 'external', address: wallet, blockchain: 'solana' }, 201);
     return { id, wallet };
@@ -123,7 +122,7 @@ describe('a frozen clock', () => {
       const order = await p.order(org);
       const deposited = await p.order(org);
       await p.ok('POST', `/sandbox/organization/${org.id}/order/${deposited.id}/deposit`, {});
-      const v1Customer = await createCustomer(server, { approved: true, parentId: p.partnerId });
+      const v1Customer = await createCustomer(server, { approved: true, key: p.key });
       const wallet = await createWallet(server, v1Customer, 'external', 'solana', p.key);
       const v1 = await p.ok('POST', '/ramp/order', { customerId: v1Customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' }, 201);
       await p.ok('POST', '/ramp/order/fiat_received', { orderId: v1.id });
@@ -201,7 +200,8 @@ describe('advancing drives every timer, with each event at the instant it fell d
       [paid.id, 'funded', t2],
       [paid.id, 'completed', plus(t2, 1000)],
     ];
-    const recorded = (await eventsOf(p.partnerId)).map((e) => [e.payload.order.id, e.payload.order.status, e.payload.occurredAt]);
+    // The customer's approval (a fixture, through the KYC simulator) records its own events before these.
+    const recorded = (await eventsOf(p.partnerId)).filter((e) => e.type === 'orderUpdated').map((e) => [e.payload.order.id, e.payload.order.status, e.payload.occurredAt]);
     expect(recorded).toEqual(expected);
     // Delivered on real time, though the partner's clock is more than an hour ahead of it.
     await server.jobs.tick();
@@ -229,7 +229,7 @@ describe('advancing drives every timer, with each event at the instant it fell d
   it('v1: an onramp\'s tokens arrive and an offramp is finalized when its reversal window closes', async () => {
     const p = await newPartner();
     const { now } = await p.freeze();
-    const customer = await createCustomer(server, { approved: true, parentId: p.partnerId });
+    const customer = await createCustomer(server, { approved: true, key: p.key });
     const wallet = await createWallet(server, customer, 'external', 'solana', p.key);
     const bank = await createBankAccount(server, customer, { key: p.key });
     const onramp = await p.ok('POST', '/ramp/order', { customerId: customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' }, 201);
@@ -436,7 +436,7 @@ describe('a refused submission is judged on the caller\'s clock', () => {
 
 describe('what is global stays on real time', () => {
   it('prices: a partner\'s clock moved past the feed\'s warm-up does not warm it up for its quotes', async () => {
-    const cold = manualClock();
+    const cold = manualClock({ distinctReadings: true });
     const s = await startTestServer({ clock: cold, env: { RAMP_PRICES_WARMUP_MS: '60000' } });
     try {
       const call = (method: string, path: string, body?: unknown) => s.call(method, path, body === undefined ? {} : { body });

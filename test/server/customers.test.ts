@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationsRepository } from '../../server/features/organizations/repository.ts';
-import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
+import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createCustomer, keyedBusinessChild, stranger } from '../support/fixtures.ts';
 
 const start = Date.parse('2025-03-01T00:00:00Z');
 const day = 86_400_000;
@@ -24,12 +25,12 @@ describe('v1 customers', () => {
     server = await startTestServer({ clock: { now: () => new Date(now) } });
     for (let d = 1; d <= 5; d++) {
       now = start + d * day;
-      customers.push((await createChild(server, { type: d === 3 ? 'business' : 'personal', displayName: `Day ${d}` })).id);
+      customers.push((await createCustomer(server, { type: d === 3 ? 'business' : 'personal', displayName: `Day ${d}` })));
     }
     now = start + 6 * day;
     const child = await keyedBusinessChild(server);
     customers.push(child.id);
-    grandchild = (await createChild(server, { key: child.key })).id;
+    grandchild = (await createCustomer(server, { key: child.key }));
     now = start + 30 * day;
   });
   afterAll(() => server.close());

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { loadContract } from '../../server/shared/contract.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
-import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
+import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createCustomer, keyedBusinessChild, stranger } from '../support/fixtures.ts';
 
 const contract = loadContract();
 
@@ -122,10 +123,10 @@ describe('errors', () => {
 
   it('grandchildren and strangers are not-found, exactly like ids that do not exist', async () => {
     const child = await keyedBusinessChild(server);
-    const grandchild = await createChild(server, { key: child.key });
+    const grandchild = await createCustomer(server, { key: child.key });
     const other = await stranger(server);
     const othersChild = await stranger(server, other);
-    for (const id of [grandchild.id, other, othersChild, randomUUID()]) {
+    for (const id of [grandchild, other, othersChild, randomUUID()]) {
       expectProblem(await server.call('GET', `/organization/${id}`), 404, 'not-found');
       expectProblem(await server.call('GET', `/organization/${id}/api_keys`), 404, 'not-found');
       expectProblem(await server.call('POST', `/organization/${id}/api_key`), 404, 'not-found');
@@ -133,7 +134,7 @@ describe('errors', () => {
       expectPlainError(await server.call('GET', `/ramp/customer/${id}`), 404);
     }
     // The child itself reaches its own child.
-    expect((await server.call('GET', `/organization/${grandchild.id}`, { key: child.key })).status).toBe(200);
+    expect((await server.call('GET', `/organization/${grandchild}`, { key: child.key })).status).toBe(200);
   });
 
   it('a bad path id or query parameter is invalid-request (v2) or {"error"} (v1)', async () => {
@@ -160,7 +161,7 @@ describe('errors', () => {
   });
 
   it('refused requests store nothing', async () => {
-    const child = await createChild(server, { type: 'business' });
+    const child = await createCustomer(server, { type: 'business' });
     const before = await rowCounts(server);
     const partner = (await server.call('GET', `/organization/${server.partnerId}`)).json_;
     const refused: [string, string, { body?: unknown; raw?: string; headers?: Record<string, string>; key?: string | null }][] = [
@@ -170,13 +171,13 @@ describe('errors', () => {
       ['POST', '/ramp/organization', { body: { type: 'personal' } }],
       ['POST', '/ramp/organization', { body: { displayName: '   ', type: 'personal' } }],
       ['POST', '/ramp/organization', { body: { displayName: 'Bad type', type: 'robot' } }],
-      ['POST', '/ramp/organization', { body: { displayName: 'Taken', type: 'personal', organizationId: child.id } }],
+      ['POST', '/ramp/organization', { body: { displayName: 'Taken', type: 'personal', organizationId: child } }],
       ['POST', '/ramp/organization', { body: { displayName: 'Taken', type: 'personal', organizationId: server.partnerId } }],
       ['POST', '/ramp/organization', { body: { displayName: 'Bad id', type: 'personal', organizationId: 'abc' } }],
       ['PUT', `/ramp/organization/${server.partnerId}/name`, { body: { displayName: '' } }],
       ['PUT', `/ramp/organization/${server.partnerId}/name`, { body: { displayName: 'x'.repeat(201) } }],
       ['PUT', `/ramp/organization/${randomUUID()}/name`, { body: { displayName: 'Nobody' } }],
-      ['POST', `/organization/${child.id}/api_key`, {}],
+      ['POST', `/organization/${child}/api_key`, {}],
       ['POST', `/organization/${randomUUID()}/api_key`, {}],
       ['DELETE', `/organization/${server.partnerId}/api_key/${randomUUID()}`, {}],
       ['POST', `/organization/${server.partnerId}/api_key`, { key: null }],

@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../server/features/apiKeys/useCases.ts';
 import { expectProblem } from '../support/errors.ts';
-import { createChild, approveKyb, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
+import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { approve, createCustomer, keyedBusinessChild, stranger } from '../support/fixtures.ts';
 
 const keyPattern = /^api_sand:[A-Za-z0-9]{32}:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -122,11 +123,11 @@ describe('API keys', () => {
 
   it("are created by the organization that holds them: never by a partner for its customer (403 forbidden)", async () => {
     // Whatever the customer: a person, a business whose KYB is pending, one approved.
-    const person = await createChild(server, { type: 'personal' });
-    const pending = await createChild(server, { type: 'business' });
-    const approved = await createChild(server, { type: 'business' });
-    await approveKyb(server, approved.id);
-    for (const id of [person.id, pending.id, approved.id, approved.id.toUpperCase()]) {
+    const person = await createCustomer(server, { type: 'personal' });
+    const pending = await createCustomer(server, { type: 'business' });
+    const approved = await createCustomer(server, { type: 'business' });
+    await approve(server, approved);
+    for (const id of [person, pending, approved, approved.toUpperCase()]) {
       const before = await rowCounts(server);
       const refused = await server.call('POST', `/organization/${id}/api_key`);
       expectProblem(refused, 403, 'forbidden');
@@ -135,7 +136,7 @@ describe('API keys', () => {
       expect(await activeKeys(server, id)).toEqual([]);
     }
     // The partner still acts for the customer with its own key, and creates keys for itself.
-    expect((await server.call('GET', `/organization/${approved.id}`)).status).toBe(200);
+    expect((await server.call('GET', `/organization/${approved}`)).status).toBe(200);
     const own = await server.call('POST', `/organization/${server.partnerId}/api_key`);
     expect(own.status).toBe(201);
     await server.call('DELETE', `/organization/${server.partnerId}/api_key/${own.json_.id}`);
@@ -143,38 +144,36 @@ describe('API keys', () => {
 
   it("so a partner never reaches its customers' customers, though a customer with a key of its own does", async () => {
     const child = await keyedBusinessChild(server);
-    const grandchild = await createChild(server, { key: child.key, type: 'business' });
-    await approveKyb(server, grandchild.id);
+    const grandchild = await createCustomer(server, { key: child.key, type: 'business', approved: true });
     // The partner can neither address the grandchild nor mint the key that would.
-    expectProblem(await server.call('GET', `/organization/${grandchild.id}`), 404, 'not-found');
+    expectProblem(await server.call('GET', `/organization/${grandchild}`), 404, 'not-found');
     expectProblem(await server.call('POST', `/organization/${child.id}/api_key`), 403, 'forbidden');
-    expectProblem(await server.call('POST', `/organization/${grandchild.id}/api_key`), 404, 'not-found');
+    expectProblem(await server.call('POST', `/organization/${grandchild}/api_key`), 404, 'not-found');
     // The customer's own key acts as the customer: its child is its direct child.
-    expect((await server.call('GET', `/organization/${grandchild.id}`, { key: child.key })).status).toBe(200);
-    expectProblem(await server.call('POST', `/organization/${grandchild.id}/api_key`, { key: child.key }), 403, 'forbidden');
+    expect((await server.call('GET', `/organization/${grandchild}`, { key: child.key })).status).toBe(200);
+    expectProblem(await server.call('POST', `/organization/${grandchild}/api_key`, { key: child.key }), 403, 'forbidden');
   });
 
   it('exist only for business organizations whose KYB is approved', async () => {
     // No key can reach such an organization as its own, so the rule is shown on the domain.
     const { storage, config } = server.services;
-    const person = await createChild(server, { type: 'personal' });
-    await expect(issueApiKey(storage, config, person.id, new Date())).rejects.toMatchObject({ slug: 'forbidden', detail: 'Only business organizations can hold API keys.' });
-    const business = await createChild(server, { type: 'business' });
-    await expect(issueApiKey(storage, config, business.id, new Date())).rejects.toMatchObject({ slug: 'forbidden', detail: expect.stringMatching(/KYB/) });
-    expect(await activeKeys(server, business.id)).toEqual([]);
-    await approveKyb(server, business.id);
-    const { key } = await issueApiKey(storage, config, business.id, new Date());
+    const person = await createCustomer(server, { type: 'personal' });
+    await expect(issueApiKey(storage, config, person, new Date())).rejects.toMatchObject({ slug: 'forbidden', detail: 'Only business organizations can hold API keys.' });
+    const business = await createCustomer(server, { type: 'business' });
+    await expect(issueApiKey(storage, config, business, new Date())).rejects.toMatchObject({ slug: 'forbidden', detail: expect.stringMatching(/KYB/) });
+    expect(await activeKeys(server, business)).toEqual([]);
+    await approve(server, business);
+    const { key } = await issueApiKey(storage, config, business, new Date());
     // The customer's key acts for the customer, not for its parent.
-    expect((await server.call('GET', `/organization/${business.id}`, { key })).status).toBe(200);
+    expect((await server.call('GET', `/organization/${business}`, { key })).status).toBe(200);
     expect((await server.call('GET', `/organization/${server.partnerId}`, { key })).status).toBe(404);
   });
 
   it('are listed and revoked for the own organization or a direct child only', async () => {
     const child = await keyedBusinessChild(server);
-    const grandchild = await createChild(server, { key: child.key, type: 'business' });
-    await approveKyb(server, grandchild.id);
+    const grandchild = await createCustomer(server, { key: child.key, type: 'business', approved: true });
     const other = await stranger(server);
-    for (const id of [grandchild.id, other]) {
+    for (const id of [grandchild, other]) {
       for (const [method, path] of [['POST', `/organization/${id}/api_key`], ['GET', `/organization/${id}/api_keys`]] as const) {
         const response = await server.call(method, path);
         expect(response.status, `${method} ${path}`).toBe(404);

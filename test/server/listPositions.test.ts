@@ -4,8 +4,8 @@
  * deletion renumbers a list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChild } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createCustomer } from '../support/fixtures.ts';
 import { testBudget } from '../support/wait.ts';
 
 const start = Date.parse('2025-06-01T00:00:00Z');
@@ -21,7 +21,7 @@ describe('deep and last pages', () => {
     server = await startTestServer({ clock: { now: () => new Date(now) } });
     for (let i = 0; i < 23; i++) {
       now = start + Math.floor(i / 2) * minute;
-      const { id } = await createChild(server, { displayName: `Customer ${i}` });
+      const id = await createCustomer(server, { displayName: `Customer ${i}` });
       customers.push({ id, at: new Date(now).toISOString() });
     }
   }, testBudget);

@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clabeProblem } from '../../server/shared/clabe.ts';
 import { expectProblem } from '../support/errors.ts';
-import { addCustomer, approve, manualClock, orderEvents, readyAccount, signerKeys, solanaAddress } from '../support/money.ts';
+import { signerKeys } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { approve, createCustomer, manualClock, orderEvents, readyAccount, solanaAddress } from '../support/fixtures.ts';
 
 type Json = any;
 
 class Harness {
-  readonly clock = manualClock();
+  readonly clock = manualClock({ distinctReadings: true });
   server!: TestServer;
   org = '';
   readonly externalWallet = solanaAddress();
@@ -444,7 +445,7 @@ describe('order creation refusals', () => {
     const expired = await h.create(quote.quoteId);
     expectProblem(expired, 400, 'quote-expired');
     expect(expired.json_.detail).toContain(quote.expiresAt);
-    const customer = await addCustomer(h.server, 'business');
+    const customer = await createCustomer(h.server, { type: 'business' });
     await approve(h.server, customer);
     const theirs = await h.quote('onramp', { org: customer });
     expectProblem(await h.create(theirs.quoteId), 400, 'quote-expired');
@@ -468,7 +469,7 @@ describe('order creation refusals', () => {
   });
 
   it('organization-not-approved when the approval was lost since the quote', async () => {
-    const person = await addCustomer(h.server);
+    const person = await createCustomer(h.server);
     await approve(h.server, person);
     const quote = await h.quote('onramp', { org: person });
     // No API takes an approval back (approved is final); a compliance revocation writes it.
@@ -480,7 +481,7 @@ describe('order creation refusals', () => {
     const quote = await h.quote('onramp');
     expectProblem(await h.create(quote.quoteId, crypto.randomUUID()), 404, 'not-found');
     const order = (await h.create(quote.quoteId)).json_;
-    const customer = await addCustomer(h.server);
+    const customer = await createCustomer(h.server);
     expectProblem(await h.server.call('GET', `/organization/${customer}/order/${order.id}`), 404, 'not-found');
     expectProblem(await h.server.call('POST', `/organization/${customer}/order/${order.id}/cancel`), 404, 'not-found');
     expectProblem(await h.server.call('GET', `/organization/${h.org}/order/${crypto.randomUUID()}`), 404, 'not-found');
@@ -493,7 +494,7 @@ describe('GET /orders', () => {
   afterAll(() => h.server.close());
 
   it('lists the partner and its customers newest first, or one of them with organizationId', async () => {
-    const customer = await addCustomer(h.server);
+    const customer = await createCustomer(h.server);
     await approve(h.server, customer);
     const a = await h.order('onramp');
     const b = await h.order('onramp', { org: customer });

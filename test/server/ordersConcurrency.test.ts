@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderEvents, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { orderEvents, solanaAddress } from '../support/fixtures.ts';
 
 describe('concurrent order creation for one quote', () => {
   let first: TestServer;
@@ -83,6 +83,6 @@ describe('concurrent order creation for one quote', () => {
     }
     const sent = await orderEvents(first, order.id);
     expect(sent).toHaveLength(1);
-    expect(sent[0].order).toEqual(final);
+    expect(sent[0]!.order).toEqual(final);
   });
 });

@@ -4,8 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChild, keyedBusinessChild, rowCounts, stranger } from '../support/organizations.ts';
+import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createCustomer, keyedBusinessChild, stranger } from '../support/fixtures.ts';
 
 describe('organizations', () => {
   let server: TestServer;
@@ -37,16 +38,16 @@ describe('organizations', () => {
     });
 
     it('is 409 on an id already used, by any organization, and stores nothing', async () => {
-      const child = await createChild(server);
+      const child = await createCustomer(server);
       const other = await stranger(server);
-      for (const id of [child.id, server.partnerId, other, child.id.toUpperCase()]) {
+      for (const id of [child, server.partnerId, other, child.toUpperCase()]) {
         const before = await rowCounts(server);
         const response = await server.call('POST', '/ramp/organization', { body: { organizationId: id, displayName: 'Again', type: 'personal' } });
         expect(response.status, id).toBe(409);
         expect(response.json_).toEqual({ error: 'Organization id is already in use' });
         expect(await rowCounts(server)).toEqual(before);
       }
-      expect((await server.call('GET', `/organization/${child.id}`)).json_.displayName).not.toBe('Again');
+      expect((await server.call('GET', `/organization/${child}`)).json_.displayName).not.toBe('Again');
     });
 
     it('gives one id to one of two concurrent creations', async () => {
@@ -90,36 +91,36 @@ describe('organizations', () => {
       expect(own.json_).toEqual({ displayName: 'Remesas Norte', organizationId: server.partnerId });
       expect((await server.call('GET', `/organization/${server.partnerId}`)).json_.displayName).toBe('Remesas Norte');
 
-      const child = await createChild(server, { displayName: 'Before' });
-      const customerBefore = (await server.call('GET', `/ramp/customer/${child.id}`)).json_;
-      const renamed = await server.call('PUT', `/ramp/organization/${child.id.toUpperCase()}/name`, { body: { displayName: 'After' } });
-      expect(renamed.json_).toEqual({ displayName: 'After', organizationId: child.id });
-      const customerAfter = (await server.call('GET', `/ramp/customer/${child.id}`)).json_;
+      const child = await createCustomer(server, { displayName: 'Before' });
+      const customerBefore = (await server.call('GET', `/ramp/customer/${child}`)).json_;
+      const renamed = await server.call('PUT', `/ramp/organization/${child.toUpperCase()}/name`, { body: { displayName: 'After' } });
+      expect(renamed.json_).toEqual({ displayName: 'After', organizationId: child });
+      const customerAfter = (await server.call('GET', `/ramp/customer/${child}`)).json_;
       expect(customerAfter).toMatchObject({ displayName: 'After', createdAt: customerBefore.createdAt });
       expect(Date.parse(customerAfter.updatedAt)).toBeGreaterThan(Date.parse(customerBefore.updatedAt));
     });
 
     it('is 404 for a grandchild, a stranger or an unknown id, and changes nothing', async () => {
       const child = await keyedBusinessChild(server);
-      const grandchild = await createChild(server, { key: child.key, displayName: 'Grandchild' });
-      for (const id of [grandchild.id, await stranger(server), randomUUID()]) {
+      const grandchild = await createCustomer(server, { key: child.key, displayName: 'Grandchild' });
+      for (const id of [grandchild, await stranger(server), randomUUID()]) {
         const response = await server.call('PUT', `/ramp/organization/${id}/name`, { body: { displayName: 'Hijacked' } });
         expect(response.status).toBe(404);
         expect(response.json_).toEqual({ error: 'Organization not found' });
       }
-      expect((await server.call('GET', `/organization/${grandchild.id}`, { key: child.key })).json_.displayName).toBe('Grandchild');
+      expect((await server.call('GET', `/organization/${grandchild}`, { key: child.key })).json_.displayName).toBe('Grandchild');
       // The child may rename its own child.
-      expect((await server.call('PUT', `/ramp/organization/${grandchild.id}/name`, { key: child.key, body: { displayName: 'Renamed by parent' } })).status).toBe(200);
+      expect((await server.call('PUT', `/ramp/organization/${grandchild}/name`, { key: child.key, body: { displayName: 'Renamed by parent' } })).status).toBe(200);
     });
 
     it('refuses a blank or missing name with 400 and keeps the old one', async () => {
-      const child = await createChild(server, { displayName: 'Kept' });
+      const child = await createCustomer(server, { displayName: 'Kept' });
       for (const body of [{ displayName: '  ' }, { displayName: '' }, {}]) {
-        const response = await server.call('PUT', `/ramp/organization/${child.id}/name`, { body });
+        const response = await server.call('PUT', `/ramp/organization/${child}/name`, { body });
         expect(response.status, JSON.stringify(body)).toBe(400);
         expect(response.json_.error).toMatch(/displayName/);
       }
-      expect((await server.call('GET', `/organization/${child.id}`)).json_.displayName).toBe('Kept');
+      expect((await server.call('GET', `/organization/${child}`)).json_.displayName).toBe('Kept');
     });
   });
 
@@ -128,10 +129,10 @@ describe('organizations', () => {
       const own = await startTestServer({ clock: { now: () => new Date((time += 1000)) } });
       try {
         const children = [];
-        for (let i = 0; i < 5; i++) children.push(await createChild(own, { type: i % 2 ? 'business' : 'personal', displayName: `Child ${i}` }));
+        for (let i = 0; i < 5; i++) children.push(await createCustomer(own, { type: i % 2 ? 'business' : 'personal', displayName: `Child ${i}` }));
         const keyed = await keyedBusinessChild(own);
-        await createChild(own, { key: keyed.key, displayName: 'Grandchild' });
-        const expected = [keyed.id, ...children.map((c) => c.id).reverse()];
+        await createCustomer(own, { key: keyed.key, displayName: 'Grandchild' });
+        const expected = [keyed.id, ...children.map((c) => c).reverse()];
 
         const first = await own.call('GET', '/organizations');
         expect(first.status).toBe(200);
@@ -154,8 +155,8 @@ describe('organizations', () => {
     it('GET /organization/{id} returns the own organization or a direct child', async () => {
       const own = await server.call('GET', `/organization/${server.partnerId}`);
       expect(own.json_).toMatchObject({ organizationId: server.partnerId, type: 'business', parentOrganizationId: null });
-      const child = await createChild(server, { type: 'personal', displayName: 'Ana' });
-      expect((await server.call('GET', `/organization/${child.id}`)).json_).toMatchObject({ organizationId: child.id, type: 'personal', displayName: 'Ana', parentOrganizationId: server.partnerId });
+      const child = await createCustomer(server, { type: 'personal', displayName: 'Ana' });
+      expect((await server.call('GET', `/organization/${child}`)).json_).toMatchObject({ organizationId: child, type: 'personal', displayName: 'Ana', parentOrganizationId: server.partnerId });
       expect((await server.call('GET', `/organization/${randomUUID()}`)).status).toBe(404);
     });
   });

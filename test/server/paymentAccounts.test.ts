@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/errors.ts';
-import { accountEvents, addCustomer, approve, customerClabe, manualClock, submitKyc, withWrongCheckDigit } from '../support/money.ts';
+import { submitKyc, withWrongCheckDigit } from '../support/money.ts';
 import { company } from '../support/verification.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { accountEvents, approve, createCustomer, customerClabe, manualClock } from '../support/fixtures.ts';
 
 const holder = { accountHolderName: 'María Gómez Martínez', taxId: 'GOMM900101AB3' };
 const bankAccount = (clabe: string, registrationInfo: object | undefined = holder) => ({
@@ -14,7 +15,7 @@ const bankAccount = (clabe: string, registrationInfo: object | undefined = holde
 
 describe('payment accounts', () => {
   let server: TestServer;
-  const clock = manualClock();
+  const clock = manualClock({ distinctReadings: true });
   let base: string;
   const count = async (organizationId: string) =>
     (await server.call('GET', `/organization/${organizationId}/payment_accounts`)).json_.totalItems as number;
@@ -47,7 +48,7 @@ describe('payment accounts', () => {
     const sent = await accountEvents(server, id);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ event: 'paymentAccountUpdated', organizationId: server.partnerId });
-    expect(sent[0].paymentAccount).toEqual(ready.json_);
+    expect(sent[0]!.paymentAccount).toEqual(ready.json_);
     // Another tick changes nothing.
     await server.jobs.tick();
     expect(await accountEvents(server, id)).toHaveLength(1);
@@ -62,7 +63,7 @@ describe('payment accounts', () => {
   });
 
   it('list oldest first, paged', async () => {
-    const customer = await addCustomer(server);
+    const customer = await createCustomer(server);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       clock.advance(10);
@@ -107,7 +108,7 @@ describe('payment accounts', () => {
 
   it('refuse an account another organization holds (payment-account-unavailable)', async () => {
     const clabe = customerClabe();
-    const customer = await addCustomer(server);
+    const customer = await createCustomer(server);
     expect((await server.call('POST', `/organization/${customer}/payment_account`, { body: bankAccount(clabe) })).status).toBe(201);
     const refused = await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) });
     expectProblem(refused, 409, 'payment-account-unavailable');
@@ -115,7 +116,7 @@ describe('payment accounts', () => {
 
   it('have one holder when two organizations race to register the same CLABE', async () => {
     const clabe = customerClabe();
-    const customer = await addCustomer(server);
+    const customer = await createCustomer(server);
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => server.call('POST', `/organization/${i % 2 ? customer : server.partnerId}/payment_account`, { body: bankAccount(clabe) })),
     );
@@ -150,7 +151,7 @@ describe('payment accounts', () => {
 
   describe('registration info', () => {
     it('list every field the rail needs and the ones missing (registration-info-required)', async () => {
-      const person = await addCustomer(server);
+      const person = await createCustomer(server);
       const none = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), null as never) });
       expectProblem(none, 422, 'registration-info-required');
       expect(none.json_.required).toEqual(['/registrationInfo/accountHolderName', '/registrationInfo/taxId']);
@@ -162,12 +163,12 @@ describe('payment accounts', () => {
     });
 
     it('have no verified tax id before verification approves one: taxId is required, and any is taken', async () => {
-      const person = await addCustomer(server);
+      const person = await createCustomer(server);
       await submitKyc(server, person, 'GOMM900101AB3');
-      const business = await addCustomer(server, 'business');
+      const business = await createCustomer(server, { type: 'business' });
       const kyb = await server.call('PUT', `/organization/${business}/kyb`, { body: company });
       expect(kyb.ok, kyb.text_).toBe(true);
-      const denied = await addCustomer(server);
+      const denied = await createCustomer(server);
       await submitKyc(server, denied, 'GOMM900101AB3');
       expect((await server.call('POST', `/sandbox/organization/${denied}/kyc`, { body: { status: 'denied' } })).status).toBe(200);
       for (const [organization, submitted] of [[person, 'GOMM900101AB3'], [business, company.taxId], [denied, 'GOMM900101AB3']] as const) {
@@ -186,7 +187,7 @@ describe('payment accounts', () => {
     });
 
     it("use the verified tax id once approved when taxId is omitted, and refuse a different one (holder-tax-id-mismatch)", async () => {
-      const person = await addCustomer(server);
+      const person = await createCustomer(server);
       await submitKyc(server, person, 'GOMM900101AB3');
       await approve(server, person);
       const mismatch = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }) });
@@ -200,7 +201,7 @@ describe('payment accounts', () => {
     });
 
     it('use the tax id of the approved KYB for a business, the same way', async () => {
-      const business = await addCustomer(server, 'business');
+      const business = await createCustomer(server, { type: 'business' });
       expect((await server.call('PUT', `/organization/${business}/kyb`, { body: company })).ok).toBe(true);
       await approve(server, business);
       expectProblem(await server.call('POST', `/organization/${business}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: company.legalName, taxId: 'XAXX010101000' }) }), 422, 'holder-tax-id-mismatch');
@@ -239,7 +240,7 @@ describe('payment accounts', () => {
   });
 
   it("are not found in another organization's path, nor for organizations the key cannot act for", async () => {
-    const customer = await addCustomer(server);
+    const customer = await createCustomer(server);
     const { id } = (await server.call('POST', `/organization/${customer}/payment_account`, { body: bankAccount(customerClabe()) })).json_;
     expect((await server.call('GET', `/organization/${customer}/payment_account/${id}`)).status).toBe(200);
     expectProblem(await server.call('GET', `${base}/payment_account/${id}`), 404, 'not-found');
@@ -251,7 +252,7 @@ describe('payment accounts', () => {
 describe('payment account simulator in production', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: { RAMP_ENV: 'production' }, clock: manualClock() });
+    server = await startTestServer({ env: { RAMP_ENV: 'production' }, clock: manualClock({ distinctReadings: true }) });
   });
   afterAll(() => server.close());
 

@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { count, createCustomer, manualClock, newClabe, otherPartner, v1Events } from '../support/v1Money.ts';
+import { count, newClabe } from '../support/v1Money.ts';
+import { createCustomer, manualClock, otherPartner, v1Events } from '../support/fixtures.ts';
 
-const clock = manualClock();
+const clock = manualClock({ start: '2026-03-02T15:00:00.000Z' });
 let server: TestServer;
 let approved: string;
 let unapproved: string;
@@ -106,7 +107,7 @@ describe('v1 bank accounts', () => {
     expect(elsewhere.status).toBe(409);
     expect(elsewhere.json_).toEqual({ error: 'Bank account is registered to another organization' });
     const other = await otherPartner(server);
-    const theirs = await createCustomer(server, { parentId: other.partnerId });
+    const theirs = await createCustomer(server, { key: other.key });
     const foreign = await register({ customerId: theirs, clabe }, other.key);
     expect(foreign.status).toBe(409);
     expect(foreign.json_).toEqual({ error: 'Bank account is registered to another organization' });

@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { createBankAccount, createCustomer, manualClock, otherPartner, randomSolanaAddress } from '../support/v1Money.ts';
+import { createBankAccount, randomSolanaAddress } from '../support/v1Money.ts';
+import { createCustomer, manualClock, otherPartner, unreachableOrganization } from '../support/fixtures.ts';
 
 const baseUrl = 'https://api.sandbox.ramp.test/v';
-const clock = manualClock('2026-01-10T00:00:00.000Z');
+const clock = manualClock({ start: '2026-01-10T00:00:00.000Z' });
 let server: TestServer;
 let alice: string;
 let bob: string;
@@ -125,7 +126,7 @@ describe.each(['orders', 'wallets', 'bank-accounts'] as const)('POST /ramp/%s', 
   });
 
   it('answers 404 in the v1 shape for a customer who is not a direct child of the key\'s organization', async () => {
-    const grandchild = await createCustomer(server, { parentId: alice });
+    const grandchild = await unreachableOrganization(server, alice, { type: 'personal' });
     const other = await otherPartner(server);
     for (const [customer, key] of [[crypto.randomUUID(), undefined], [grandchild, undefined], [alice, other.key], [server.partnerId, undefined]] as const) {
       const response = await server.call('POST', `/ramp/customer/${customer}/${what}`, { body: {}, ...(key ? { key } : {}) });

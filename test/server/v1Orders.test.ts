@@ -7,19 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clabeProblem } from '../../server/shared/clabe.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import {
-  count,
-  createBankAccount,
-  createCustomer,
-  createWallet,
-  manualClock,
-  otherPartner,
-  solanaAddress,
-  stellarAddress,
-  v1Events,
-} from '../support/v1Money.ts';
+import { count, createBankAccount, createWallet, solanaAddress, stellarAddress } from '../support/v1Money.ts';
+import { createCustomer, manualClock, otherPartner, unreachableOrganization, v1Events } from '../support/fixtures.ts';
 
-const clock = manualClock();
+const clock = manualClock({ start: '2026-03-02T15:00:00.000Z' });
 let server: TestServer;
 let customer: string;
 let wallet: any;
@@ -356,9 +347,9 @@ describe('v1 order creation refuses', () => {
   });
 
   it('a customer who is not a direct child of the key\'s organization', async () => {
-    const grandchild = await createCustomer(server, { parentId: customer, approved: true });
+    const grandchild = await unreachableOrganization(server, customer, { type: 'personal', approved: true });
     const other = await otherPartner(server);
-    const strangers = await createCustomer(server, { parentId: other.partnerId, approved: true });
+    const strangers = await createCustomer(server, { key: other.key, approved: true });
     for (const customerId of [grandchild, strangers, server.partnerId]) {
       const response = await server.call('POST', '/ramp/order', { body: onramp({ customerId, walletId: undefined, walletAddress: solanaAddress }) });
       expect(response.status).toBe(404);

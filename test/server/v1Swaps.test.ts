@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { count, createCustomer, createWallet, manualClock, otherPartner, v1Events } from '../support/v1Money.ts';
+import { count, createWallet } from '../support/v1Money.ts';
+import { createCustomer, manualClock, otherPartner, v1Events } from '../support/fixtures.ts';
 
-const clock = manualClock();
+const clock = manualClock({ start: '2026-03-02T15:00:00.000Z' });
 let server: TestServer;
 let customer: string;
 let wallet: any;

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitsChain } from '../../server/shared/world.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { count, createCustomer, otherPartner, randomSolanaAddress, signerPublicKey, solanaAddress, stellarAddress } from '../support/v1Money.ts';
+import { count, randomSolanaAddress, signerPublicKey, solanaAddress, stellarAddress } from '../support/v1Money.ts';
+import { createCustomer, otherPartner } from '../support/fixtures.ts';
 
 let server: TestServer;
 let customer: string;

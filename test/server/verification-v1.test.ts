@@ -4,7 +4,8 @@ import { isApproved } from '../../server/features/organizations/rules.ts';
 import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { expectPlainError } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { eventsDuring, newCustomer, person, refusedWithoutTrace, v1Person } from '../support/verification.ts';
+import { person, refusedWithoutTrace, v1Person } from '../support/verification.ts';
+import { createCustomer, eventsDuring } from '../support/fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -34,7 +35,7 @@ async function expectCustomerEvent(event: { payload: any } | undefined, id: stri
 
 describe('GET /ramp/customer/{customer_id}/kyc', () => {
   it('shows a new customer not started, needing work, and with requirements=true every field to send', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const kyc = await v1KycOf(id);
     expect(kyc).toEqual({ status: 'kyc_not_started', approved: false, needsWork: true, userMessage: expect.any(String) });
     const withRequirements = await v1KycOf(id, true);
@@ -51,13 +52,13 @@ describe('GET /ramp/customer/{customer_id}/kyc', () => {
       expect(response.status).toBe(404);
       expect(response.json_).toEqual({ error: 'Customer not found' });
     }
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const bad = await server.call('GET', `/ramp/customer/${id}/kyc?requirements=yes`);
     expectPlainError(bad, 400);
   });
 
   it('reads a business customer\'s KYB in KYC words', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     expect(await v1KycOf(id, true)).toEqual({ status: 'kyc_not_started', approved: false, needsWork: true, userMessage: expect.any(String), requirements: [] });
     await setKyb(id, 'awaiting_review');
     expect(await v1KycOf(id)).toEqual({ status: 'kyc_proposed', approved: false, needsWork: false });
@@ -68,7 +69,7 @@ describe('GET /ramp/customer/{customer_id}/kyc', () => {
 
 describe('POST /ramp/customer/{customer_id}/kyc', () => {
   it('accepts a submission as kyc_proposed, the same verification v2 shows as submitted', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const events = await eventsDuring(server, async () => {
       const response = await submit(id);
       expect(response.status, response.text_).toBe(200);
@@ -83,7 +84,7 @@ describe('POST /ramp/customer/{customer_id}/kyc', () => {
   });
 
   it('lists every missing or invalid field in one 400 with details, and stores nothing', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, id, () =>
       submit(id, { firstName: 'Ana', birthDate: '2012-01-01', taxId: 'LOHM900715', countryIsoCode: 'mx', address: { ...v1Person.address, postalCode: '6600' } }),
     );
@@ -102,7 +103,7 @@ describe('POST /ramp/customer/{customer_id}/kyc', () => {
   });
 
   it('answers a body that is not JSON in the documented shape, storing nothing', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, id, () =>
       server.call('POST', `/ramp/customer/${id}/kyc`, { raw: '{"firstName":', headers: { 'Content-Type': 'application/json' } }),
     );
@@ -111,19 +112,19 @@ describe('POST /ramp/customer/{customer_id}/kyc', () => {
   });
 
   it('is 409 for a business customer, an approved KYC and one rejected for good; 404 for a stranger', async () => {
-    const business = await newCustomer(server, 'business');
+    const business = await createCustomer(server, { type: 'business' });
     const refused = await refusedWithoutTrace(server, business, () => submit(business));
     expect(refused.status).toBe(409);
     expect(refused.json_).toEqual({ error: 'KYC applies to personal customers only' });
 
-    const approved = await newCustomer(server, 'personal');
+    const approved = await createCustomer(server, { type: 'personal' });
     await submit(approved);
     await review(approved, { status: 'kyc_approved' });
     const again = await refusedWithoutTrace(server, approved, () => submit(approved));
     expect(again.status).toBe(409);
     expect(again.json_).toEqual({ error: 'KYC is already approved' });
 
-    const denied = await newCustomer(server, 'personal');
+    const denied = await createCustomer(server, { type: 'personal' });
     await submit(denied);
     await review(denied, { status: 'kyc_rejected', final: true });
     const afterDenial = await refusedWithoutTrace(server, denied, () => submit(denied));
@@ -138,7 +139,7 @@ describe('POST /ramp/customer/{customer_id}/kyc', () => {
   });
 
   it('answers a write the provider cannot apply with needsWork and a message, storing nothing', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const before = await v1KycOf(id);
     const events = await eventsDuring(server, async () => {
       const response = await submit(id, { ...v1Person, taxId: 'XAXX010101000' });
@@ -152,7 +153,7 @@ describe('POST /ramp/customer/{customer_id}/kyc', () => {
 
 describe('POST /sandbox/ramp/customer/{customer_id}/kyc (the review)', () => {
   it('approves: kyc_approved, customer_verified, kyc_updated and customer_updated equal to their GETs, and kycUpdated for v2', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     await submit(id);
     const events = await eventsDuring(server, async () => {
       const response = await review(id, { status: 'kyc_approved' });
@@ -168,7 +169,7 @@ describe('POST /sandbox/ramp/customer/{customer_id}/kyc (the review)', () => {
   });
 
   it('rejects with a reason the customer can fix: still pending, requirements listed, and a new submission is accepted', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     await submit(id);
     const reason = 'The proof of address is older than three months';
     const events = await eventsDuring(server, async () => {
@@ -188,7 +189,7 @@ describe('POST /sandbox/ramp/customer/{customer_id}/kyc (the review)', () => {
   });
 
   it('rejects for good with final: customer_failed, needsWork false', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     await submit(id);
     const events = await eventsDuring(server, async () => {
       const response = await review(id, { status: 'kyc_rejected', final: true });
@@ -200,7 +201,7 @@ describe('POST /sandbox/ramp/customer/{customer_id}/kyc (the review)', () => {
   });
 
   it('is 409 when nothing awaits review, 400 for a reason or final with an approval, storing nothing', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const nothing = await refusedWithoutTrace(server, id, () => review(id, { status: 'kyc_approved' }));
     expect(nothing.status).toBe(409);
     expect(nothing.json_).toEqual({ error: 'No KYC submission awaiting review' });
@@ -219,14 +220,14 @@ describe('POST /sandbox/ramp/customer/{customer_id}/kyc (the review)', () => {
   });
 
   it('sees a v2 decision too: v2 approval without a submission is a review outcome in v1', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const events = await eventsDuring(server, () => server.call('POST', `/sandbox/organization/${id}/kyc`, { body: { status: 'approved' } }));
     expect(events.find((e) => e.type === 'kyc_updated')!.payload).toEqual({ kyc_updated: { customerId: id, status: 'kyc_approved', approved: true } });
     expect(await v1KycOf(id)).toEqual({ status: 'kyc_approved', approved: true });
   });
 
   it('is 409 for a business customer', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     const response = await refusedWithoutTrace(server, id, () => review(id, { status: 'kyc_approved' }));
     expect(response.status).toBe(409);
   });
@@ -234,7 +235,7 @@ describe('POST /sandbox/ramp/customer/{customer_id}/kyc (the review)', () => {
 
 describe('POST /sandbox/ramp/organization/{org_id}/kyb', () => {
   it('walks a business customer through every v1 status with the documented counts and one kyb_updated per change', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     const steps = [
       ['awaiting_documents', 0, 2, 2],
       ['awaiting_review', 0, 4, 0],
@@ -261,12 +262,12 @@ describe('POST /sandbox/ramp/organization/{org_id}/kyb', () => {
   });
 
   it('refuses a move the machine does not allow with 409, storing nothing', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     await setKyb(id, 'denied');
     const response = await refusedWithoutTrace(server, id, () => setKyb(id, 'approved'));
     expect(response.status).toBe(409);
     expect(response.json_).toEqual({ error: 'KYB cannot go from denied to approved: it is a final decision' });
-    const back = await newCustomer(server, 'business');
+    const back = await createCustomer(server, { type: 'business' });
     await setKyb(back, 'awaiting_review');
     const toStart = await refusedWithoutTrace(server, back, () => setKyb(back, 'not_started'));
     expect(toStart.status).toBe(409);
@@ -276,14 +277,14 @@ describe('POST /sandbox/ramp/organization/{org_id}/kyb', () => {
     const own = await setKyb(server.partnerId, 'approved');
     expect(own.status).toBe(200);
     expect(own.json_).toMatchObject({ organizationId: server.partnerId, status: 'approved' });
-    const personal = await newCustomer(server, 'personal');
+    const personal = await createCustomer(server, { type: 'personal' });
     const refused = await refusedWithoutTrace(server, personal, () => setKyb(personal, 'approved'));
     expect(refused.status).toBe(409);
     expect(refused.json_).toEqual({ error: 'KYB applies to business organizations only' });
     const stranger = await setKyb(crypto.randomUUID(), 'approved');
     expect(stranger.status).toBe(404);
     expect(stranger.json_).toEqual({ error: 'Organization not found' });
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     const bad = await refusedWithoutTrace(server, id, () => setKyb(id, 'awaitingReview'));
     expect(bad.status).toBe(400);
   });
@@ -291,7 +292,7 @@ describe('POST /sandbox/ramp/organization/{org_id}/kyb', () => {
 
 describe('a partner with either generation', () => {
   it('v2 submission, v1 review: both generations hear of one state change', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     await server.call('PUT', `/organization/${id}/kyc`, { body: person });
     expect((await v1KycOf(id)).status).toBe('kyc_proposed');
     const events = await eventsDuring(server, () => review(id, { status: 'kyc_approved' }));

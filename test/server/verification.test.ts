@@ -4,7 +4,8 @@ import { isApproved } from '../../server/features/organizations/rules.ts';
 import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { slugOf } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { company, eventsDuring, newCustomer, person, refusedWithoutTrace, snapshot } from '../support/verification.ts';
+import { company, person, refusedWithoutTrace, snapshot } from '../support/verification.ts';
+import { createCustomer, eventsDuring, payloadOf } from '../support/fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ const rowOf = async (id: string) => (await organizationsRepository(server.servic
 
 describe('GET /organization/{organizationId}/kyc', () => {
   it('shows a new customer not started, and with requirements=true every field the submission needs', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const kyc = await kycOf(id);
     expect(kyc).toEqual({ status: 'notStarted', approved: false, needsWork: false, updatedAt: expect.any(String) });
     expect(kyc).not.toHaveProperty('requirements');
@@ -41,7 +42,7 @@ describe('GET /organization/{organizationId}/kyc', () => {
   });
 
   it('is 422 unsupported for a business (it has a KYB), 404 for an organization the key cannot act for, 400 for a bad flag', async () => {
-    const business = await newCustomer(server, 'business');
+    const business = await createCustomer(server, { type: 'business' });
     for (const id of [business, server.partnerId]) {
       const response = await server.call('GET', `/organization/${id}/kyc`);
       expect(response.status).toBe(422);
@@ -54,7 +55,7 @@ describe('GET /organization/{organizationId}/kyc', () => {
       expect(response.status).toBe(404);
       expect(slugOf(response)).toBe('not-found');
     }
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const bad = await server.call('GET', `/organization/${id}/kyc?requirements=yes`);
     expect(bad.status).toBe(400);
     expect(slugOf(bad)).toBe('invalid-request');
@@ -63,7 +64,7 @@ describe('GET /organization/{organizationId}/kyc', () => {
 
 describe('PUT /organization/{organizationId}/kyc', () => {
   it('accepts a submission: submitted, one kycUpdated whose kyc is exactly the GET, and nothing outstanding', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     let response: any;
     const events = await eventsDuring(server, async () => {
       response = await server.call('PUT', `/organization/${id}/kyc`, { body: person });
@@ -83,7 +84,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('reports every missing and invalid field in one 400 validation-error, and stores nothing', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, id, () =>
       server.call('PUT', `/organization/${id}/kyc`, {
         body: { firstName: '', lastName: 'Gómez', birthDate: '1990-02-30', taxId: 'abc', email: 'not-an-email', phone: '5512345678', nickname: 'Mary', address: { street: 'X' } },
@@ -104,7 +105,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('checks what the schema cannot: age, real and unrestricted countries, RFC or CURP form, all at once', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, id, () =>
       server.call('PUT', `/organization/${id}/kyc`, {
         body: { ...person, birthDate: '2015-05-05', birthCountryIsoCode: 'ZZ', nationality: 'CU', taxId: 'TEG150312QX7', address: { ...person.address, countryIsoCode: 'KP' } },
@@ -122,7 +123,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('answers malformed JSON with invalid-request and stores nothing', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, id, () =>
       server.call('PUT', `/organization/${id}/kyc`, { raw: '{"firstName": "María",', headers: { 'Content-Type': 'application/json' } }),
     );
@@ -131,7 +132,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('is safe to repeat: the same submission changes nothing, a new one replaces it without a status event', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const first = await server.call('PUT', `/organization/${id}/kyc`, { body: person });
     const events = await eventsDuring(server, async () => {
       const again = await server.call('PUT', `/organization/${id}/kyc`, { body: person });
@@ -152,7 +153,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('gives one submitted state and one event when the same submission arrives many times at once', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const events = await eventsDuring(server, async () => {
       const responses = await Promise.all(Array.from({ length: 8 }, () => server.call('PUT', `/organization/${id}/kyc`, { body: person })));
       expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
@@ -162,14 +163,14 @@ describe('PUT /organization/{organizationId}/kyc', () => {
 
   it('is 409 conflict once approved or denied, and 422 unsupported for a business, storing nothing', async () => {
     for (const final of ['approved', 'denied'] as const) {
-      const id = await newCustomer(server, 'personal');
+      const id = await createCustomer(server, { type: 'personal' });
       expect((await simulate('kyc', id, { status: final })).status).toBe(200);
       const response = await refusedWithoutTrace(server, id, () => server.call('PUT', `/organization/${id}/kyc`, { body: person }));
       expect(response.status).toBe(409);
       expect(slugOf(response)).toBe('conflict');
       expect(response.json_.detail).toContain(final);
     }
-    const business = await newCustomer(server, 'business');
+    const business = await createCustomer(server, { type: 'business' });
     const response = await refusedWithoutTrace(server, business, () => server.call('PUT', `/organization/${business}/kyc`, { body: person }));
     expect(response.status).toBe(422);
     expect(slugOf(response)).toBe('unsupported');
@@ -178,7 +179,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('answers an accepted write that cannot be applied with needsWork and a point-in-time message that is not stored', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const before = await snapshot(server, id);
     const kycBefore = await kycOf(id);
     let response: any;
@@ -188,7 +189,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
     expect(response.status).toBe(200);
     expect(response.json_).toEqual({ ...kycBefore, needsWork: true, userMessage: expect.stringContaining('XAXX010101000') });
     expect(events.map((e) => [e.surface, e.type])).toEqual([['v2', 'kycUpdated']]);
-    expect(events[0]!.payload.kyc).toEqual(response.json_);
+    expect(payloadOf(events, 'kycUpdated').kyc).toEqual(response.json_);
     // Nothing stored: the state and a later GET are as before.
     const after = await snapshot(server, id);
     expect({ ...after, events: before.events }).toEqual(before);
@@ -196,7 +197,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
   });
 
   it('goes back to inProgress with new requirements when the next stage arrives, and a new submission answers them', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     await server.call('PUT', `/organization/${id}/kyc`, { body: person });
     const events = await eventsDuring(server, async () => {
       const response = await simulate('kyc', id, { status: 'inProgress' });
@@ -219,7 +220,7 @@ describe('PUT /organization/{organizationId}/kyc', () => {
 
 describe('POST /sandbox/organization/{organizationId}/kyc', () => {
   it('approves, so the organization may quote: isApproved flips and quoting is no longer organization-not-approved', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const quote = { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '100.00', rail: 'spei', walletAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' };
     const refused = await server.call('POST', `/organization/${id}/quote`, { body: quote });
     expect(refused.status).toBe(409);
@@ -244,7 +245,7 @@ describe('POST /sandbox/organization/{organizationId}/kyc', () => {
   });
 
   it('stores needsWork and userMessage, and sends kycUpdated for them even without a status change', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     await simulate('kyc', id, { status: 'inProgress' });
     const message = 'Your ID photo is blurry. Please take it again in good light.';
     const events = await eventsDuring(server, async () => {
@@ -252,7 +253,7 @@ describe('POST /sandbox/organization/{organizationId}/kyc', () => {
       expect(response.json_).toMatchObject({ status: 'inProgress', needsWork: true, userMessage: message });
     });
     expect(events.map((e) => e.type)).toEqual(['kycUpdated']);
-    expect(await kycOf(id)).toEqual(events[0]!.payload.kyc);
+    expect(await kycOf(id)).toEqual(payloadOf(events, 'kycUpdated').kyc);
     // Clearing needsWork is stored, without an event.
     const cleared = await eventsDuring(server, () => simulate('kyc', id, { status: 'inProgress' }));
     expect(cleared).toEqual([]);
@@ -261,7 +262,7 @@ describe('POST /sandbox/organization/{organizationId}/kyc', () => {
   });
 
   it('refuses needsWork with a final or submitted status and userMessage without needsWork, together', async () => {
-    const id = await newCustomer(server, 'personal');
+    const id = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, id, () => simulate('kyc', id, { status: 'approved', userMessage: 'x', needsWork: true }));
     expect(response.status).toBe(400);
     expect(slugOf(response)).toBe('validation-error');
@@ -273,7 +274,7 @@ describe('POST /sandbox/organization/{organizationId}/kyc', () => {
   });
 
   it('is 422 for a business and 404 for an organization the key cannot act for', async () => {
-    const business = await newCustomer(server, 'business');
+    const business = await createCustomer(server, { type: 'business' });
     const response = await refusedWithoutTrace(server, business, () => simulate('kyc', business, { status: 'approved' }));
     expect(response.status).toBe(422);
     expect(slugOf(response)).toBe('unsupported');
@@ -284,9 +285,9 @@ describe('POST /sandbox/organization/{organizationId}/kyc', () => {
 describe('KYB', () => {
   it('shows the partner approved with approvedAt, a new business customer not started, and is 422 for a person', async () => {
     expect(await kybOf(server.partnerId)).toMatchObject({ status: 'approved', approvedAt: expect.any(String) });
-    const business = await newCustomer(server, 'business');
+    const business = await createCustomer(server, { type: 'business' });
     expect(await kybOf(business)).toEqual({ status: 'notStarted', approvedAt: null, updatedAt: expect.any(String) });
-    const personal = await newCustomer(server, 'personal');
+    const personal = await createCustomer(server, { type: 'personal' });
     const response = await server.call('GET', `/organization/${personal}/kyb`);
     expect(response.status).toBe(422);
     expect(slugOf(response)).toBe('unsupported');
@@ -294,7 +295,7 @@ describe('KYB', () => {
   });
 
   it('accepts a submission once (kybUpdated and kyb_updated), repeats silently, and approves with approvedAt', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     const submitted = await eventsDuring(server, async () => {
       const response = await server.call('PUT', `/organization/${id}/kyb`, { body: company });
       expect(response.status, response.text_).toBe(200);
@@ -323,7 +324,7 @@ describe('KYB', () => {
   });
 
   it('reports every problem of a KYB submission in one 400, representatives and ownership included', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     const response = await refusedWithoutTrace(server, id, () =>
       server.call('PUT', `/organization/${id}/kyb`, {
         body: {
@@ -353,13 +354,13 @@ describe('KYB', () => {
       '/representatives/2/ownershipPercentage': 'is required for a beneficialOwner',
       '/representatives/3/role': 'must be one of: legalRepresentative, beneficialOwner',
     });
-    const personal = await newCustomer(server, 'personal');
+    const personal = await createCustomer(server, { type: 'personal' });
     const wrongKind = await refusedWithoutTrace(server, personal, () => server.call('PUT', `/organization/${personal}/kyb`, { body: company }));
     expect(wrongKind.status).toBe(422);
   });
 
   it('refuses owners holding more than 100 % together', async () => {
-    const id = await newCustomer(server, 'business');
+    const id = await createCustomer(server, { type: 'business' });
     const owner = company.representatives[1]!;
     const response = await refusedWithoutTrace(server, id, () =>
       server.call('PUT', `/organization/${id}/kyb`, {
@@ -370,7 +371,7 @@ describe('KYB', () => {
   });
 
   it('simulateKyb is 422 for a person', async () => {
-    const personal = await newCustomer(server, 'personal');
+    const personal = await createCustomer(server, { type: 'personal' });
     const response = await refusedWithoutTrace(server, personal, () => simulate('kyb', personal, { status: 'approved' }));
     expect(response.status).toBe(422);
     expect(slugOf(response)).toBe('unsupported');
@@ -403,7 +404,7 @@ describe('every move over HTTP (sandbox simulators)', () => {
       for (const to of statuses) {
         const verdict = from === to ? 'stays' : legal[from]!.includes(to) ? 'moves' : 'is refused';
         it(`${kind}: ${from} → ${to} ${verdict}`, async () => {
-          const id = await newCustomer(server, kind === 'kyc' ? 'personal' : 'business');
+          const id = await createCustomer(server, { type: kind === 'kyc' ? 'personal' : 'business' });
           await reach(kind, id, from);
           if (verdict === 'is refused') {
             const response = await refusedWithoutTrace(server, id, () => simulate(kind, id, { status: to }));
@@ -424,7 +425,7 @@ describe('every move over HTTP (sandbox simulators)', () => {
             expect(v2).toEqual([]);
           } else {
             expect(v2.map((e) => e.type)).toEqual([kind === 'kyc' ? 'kycUpdated' : 'kybUpdated']);
-            expect(v2[0]!.payload[kind]).toEqual(read);
+            expect(kind === 'kyc' ? payloadOf(v2, 'kycUpdated').kyc : payloadOf(v2, 'kybUpdated').kyb).toEqual(read);
           }
         });
       }

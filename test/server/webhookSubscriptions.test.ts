@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { newCustomer, person } from '../support/verification.ts';
-import { otherPartner } from '../webhooks/support.ts';
+import { person } from '../support/verification.ts';
+import {  } from '../webhooks/support.ts';
+import { createCustomer, otherPartner } from '../support/fixtures.ts';
 
 const secretPattern = /^[A-Za-z0-9_-]{43}=$/;
 
@@ -126,7 +127,7 @@ describe('v2 webhook subscriptions (sandbox)', () => {
   it('lists the deliveries of an event, and re-sends it as a new delivery with the same eventId', async () => {
     // Nothing listens on port 9: the attempts fail, the deliveries are listed all the same.
     const subscription = (await server.call('POST', '/webhook_subscription', { body: { url: 'http://127.0.0.1:9/hooks', eventType: 'kycUpdated' } })).json_;
-    const customer = await newCustomer(server, 'personal');
+    const customer = await createCustomer(server, { type: 'personal' });
     expect((await server.call('PUT', `/organization/${customer}/kyc`, { body: person })).status).toBeLessThan(300);
 
     const listed = await server.call('GET', `/webhook_subscription/${subscription.id}/deliveries`);

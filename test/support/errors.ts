@@ -4,40 +4,65 @@
  */
 import { expect } from 'vitest';
 import { loadContract } from '../../server/shared/contract.ts';
+import type { Schema, Schemas } from '../../client/index.ts';
 import type { ProblemSlug } from '../../server/shared/problems.ts';
+
+/** The contract's problem schema of a slug (`validation-error` → `ValidationErrorProblem`, with its `errors`). */
+export type ProblemOf<S extends string> = S extends ProblemSlug ? Extract<Schemas[keyof Schemas], { type: `${string}/errors/${S}` }> : Schemas[Extract<keyof Schemas, `${string}Problem`>];
 
 const { problems } = loadContract();
 const typePrefix = 'https://docs.ramp.example/errors/';
 
-/** The slug of a v2 problem answer: the last segment of its type. */
-export const slugOf = (response: { json_: any }) => String(response.json_?.type ?? '').split('/').pop();
+/** An answer of `sendRaw` (its parsed `json_`), or of the typed client (`{ response, error }`). */
+type Answer = { status: number; headers: Headers; json_: unknown; text_?: string } | { response: Response; error?: unknown; data?: unknown };
 
-type Answer = { status: number; headers: Headers; json_: any; text_?: string };
+/** The fields an error body may carry, read only after the checks below name its format. */
+type ErrorBody = { type?: unknown; detail?: unknown; instance?: unknown; error?: unknown } | undefined;
+
+function view(answer: Answer): { status: number; headers: Headers; body: ErrorBody; where: string } {
+  if ('response' in answer) {
+    const body = answer.error ?? answer.data;
+    return { status: answer.response.status, headers: answer.response.headers, body: body as ErrorBody, where: typeof body === 'string' ? body : JSON.stringify(body) };
+  }
+  return { status: answer.status, headers: answer.headers, body: answer.json_ as ErrorBody, where: answer.text_ ?? JSON.stringify(answer.json_) };
+}
+
+/** The slug of a v2 problem answer: the last segment of its type. */
+export const slugOf = (answer: Answer) => String(view(answer).body?.type ?? '').split('/').pop();
 
 /** The catalogue's problem of this slug, exactly: status, type and fixed title, a detail and a fresh instance. */
-export function expectProblem(response: Answer, status: number, slug: string, where = response.text_ ?? JSON.stringify(response.json_)) {
+export function expectProblem<S extends string>(answer: Answer, status: number, slug: S, where?: string): ProblemOf<S> {
+  const { status: actual, headers, body, where: text } = view(answer);
+  where ??= text;
   // A runtime string (documented answers are read from the contract): checked just below.
   const problem = problems.get(slug as ProblemSlug);
   expect(problem, `${slug} is in the contract's problem catalogue`).toBeDefined();
   expect(problem!.status, `the catalogue's status of ${slug}`).toBe(status);
-  expect(response.status, where).toBe(status);
-  expect(response.headers.get('content-type'), where).toMatch(/^application\/problem\+json/);
-  expect(response.json_, where).toMatchObject({ type: `${typePrefix}${slug}`, title: problem!.title, status, detail: expect.any(String) });
-  expect(response.json_.detail.length, where).toBeGreaterThan(0);
-  expect(response.json_.instance, where).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+  expect(actual, where).toBe(status);
+  expect(headers.get('content-type'), where).toMatch(/^application\/problem\+json/);
+  expect(body, where).toMatchObject({ type: `${typePrefix}${slug}`, title: problem!.title, status, detail: expect.any(String) });
+  expect(String(body?.detail).length, where).toBeGreaterThan(0);
+  expect(body?.instance, where).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+  // Checked just above: the body is this slug's problem.
+  return body as ProblemOf<S>;
 }
 
 /** Whatever problem of the catalogue the answer names: its status must be the answer's. */
-export function expectSomeProblem(response: Answer, where?: string) {
-  const type = String(response.json_?.type ?? '');
+export function expectSomeProblem(answer: Answer, where?: string) {
+  const { status, body } = view(answer);
+  const type = String(body?.type ?? '');
   expect(type.startsWith(typePrefix), `${where}: type ${type}`).toBe(true);
-  expectProblem(response, response.status, type.slice(typePrefix.length), where);
+  expectProblem(answer, status, type.slice(typePrefix.length), where);
 }
 
 /** v1 and lookup: `{"error": "<message>"}` as JSON, nothing else. */
-export function expectPlainError(response: Answer, status: number, where = response.text_ ?? JSON.stringify(response.json_)) {
-  expect(response.status, where).toBe(status);
-  expect(response.headers.get('content-type'), where).toMatch(/^application\/json/);
-  expect(response.json_, where).toEqual({ error: expect.any(String) });
-  expect(response.json_.error.length, where).toBeGreaterThan(0);
+export function expectPlainError(answer: Answer, status: number, where?: string): Schema<'V1Error'> {
+  const { status: actual, headers, body, where: text } = view(answer);
+  where ??= text;
+  expect(actual, where).toBe(status);
+  expect(headers.get('content-type'), where).toMatch(/^application\/json/);
+  expect(body, where).toEqual({ error: expect.any(String) });
+  expect(String(body?.error).length, where).toBeGreaterThan(0);
+  // Checked just above: `{"error": "<message>"}`.
+  return body as Schema<'V1Error'>;
 }

@@ -40,35 +40,6 @@ export const company = {
   ],
 };
 
-/** A new customer of the partner, made the way a partner does (POST /ramp/organization). */
-export async function newCustomer(server: TestServer, type: 'personal' | 'business'): Promise<string> {
-  const response = await server.call('POST', '/ramp/organization', { body: { displayName: `${type} customer`, type } });
-  expect(response.status, response.text_).toBe(201);
-  return response.json_.organizationId as string;
-}
-
-export interface StoredEvent {
-  id: string;
-  surface: 'v1' | 'v2';
-  type: string;
-  partnerId: string;
-  organizationId: string;
-  payload: any;
-}
-
-/** Every event stored so far, oldest first. */
-export async function allEvents(server: TestServer): Promise<StoredEvent[]> {
-  const rows = await server.services.storage.db.selectFrom('events').selectAll().orderBy('occurred_at').execute();
-  return rows.map((r) => ({ id: r.id, surface: r.surface, type: r.type, partnerId: r.partner_id, organizationId: r.organization_id, payload: JSON.parse(r.payload) }));
-}
-
-/** Runs `action` and returns the events it stored. */
-export async function eventsDuring(server: TestServer, action: () => Promise<unknown>): Promise<StoredEvent[]> {
-  const before = new Set((await allEvents(server)).map((e) => e.id));
-  await action();
-  return (await allEvents(server)).filter((e) => !before.has(e.id));
-}
-
 /** Everything stored about an organization's verification, and the number of events. */
 export async function snapshot(server: TestServer, organizationId: string) {
   const db = server.services.storage.db;

@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
-  customerOf, deliveriesOf, emitV1, emitV2, eventually, otherPartner, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe,
-  v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
+  customerOf, deliveriesOf, emitV1, emitV2, eventually, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe, v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
 } from './support.ts';
 import { waitBudget } from '../support/wait.ts';
+import { otherPartner } from '../support/fixtures.ts';
 
 const delayMs = 300;
 /**

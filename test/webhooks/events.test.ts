@@ -12,12 +12,12 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.ts';
-import { customerClabe, solanaAddress } from '../support/money.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { newClabe, randomSolanaAddress } from '../support/v1Money.ts';
 import { company, person, v1Person } from '../support/verification.ts';
 import { deliveriesOf, eventually, selfSignedCertificate, startReceiver, storedDeliveries, webhookValidator, type Received, type Receiver } from './support.ts';
 import { waitBudget } from '../support/wait.ts';
+import { customerClabe, solanaAddress } from '../support/fixtures.ts';
 
 type Json = any;
 type Surface = 'v1' | 'v2';

@@ -170,14 +170,6 @@ export async function emitV1<T extends V1EventType>(server: TestServer, type: T,
   );
 }
 
-/** Another partner with its own key on the same server. */
-export async function otherPartner(server: TestServer): Promise<{ key: string; partnerId: string }> {
-  const partnerId = randomUUID();
-  const key = formatApiKey(server.services.config.env === 'production' ? 'prod' : 'sand', newKeyId(), partnerId);
-  await bootstrapSeedKey(server.services.storage, { ...server.services.config, seedApiKey: key }, new Date());
-  return { key, partnerId };
-}
-
 /** A customer (child) organization of the server's partner. */
 export async function customerOf(server: TestServer): Promise<string> {
   const id = randomUUID();
