@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../client/index.ts';
 import { expectStatus, type RequestBody } from '../support/api.ts';
 import { expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -111,30 +112,29 @@ describe('quotes', () => {
 
   // listQuotes (designed): every quote of the organization, newest first, expired ones included.
   it('are listed newest first with their expiry, expired ones too, per organization', async () => {
-    const person = await addCustomer(server);
+    const person = await createCustomer(server);
     await approve(server, person);
-    const made: { quoteId: string }[] = [];
+    const made: Schema<'Quote'>[] = [];
     for (const amount of ['101', '102', '103']) {
-      made.unshift((await quote(onramp(amount), person)).json_);
+      made.unshift(expectStatus(await quote(onramp(amount), person), 201));
       clock.advance(4 * 60_000);
     }
-    const list = (query = '') => server.call('GET', `/organization/${person}/quotes${query}`);
-    const all = await list();
-    expect(all.status).toBe(200);
-    expect(all.json_).toMatchObject({ totalItems: 3, pageSize: 30, pageNumber: 0, totalPages: 1 });
+    const list = (organizationId: string, query: { pageSize?: number; pageNumber?: number } = {}) =>
+      server.api.GET('/organization/{organizationId}/quotes', { params: { path: { organizationId }, query } });
+    const all = expectStatus(await list(person), 200);
+    expect(all).toMatchObject({ totalItems: 3, pageSize: 30, pageNumber: 0, totalPages: 1 });
     // Each exactly as createQuote answered it; the first two are past their expiresAt on this clock.
-    expect(all.json_.items).toEqual(made);
-    expect(all.json_.items.filter((q: { expiresAt: string }) => Date.parse(q.expiresAt) <= clock.now().getTime())).toHaveLength(2);
-    const second = await list('?pageSize=2&pageNumber=1');
-    expect(second.json_).toMatchObject({ totalItems: 3, totalPages: 2, items: [made[2]] });
+    expect(all.items).toEqual(made);
+    expect(all.items.filter((q) => Date.parse(q.expiresAt) <= clock.now().getTime())).toHaveLength(2);
+    expect(expectStatus(await list(person, { pageSize: 2, pageNumber: 1 }), 200)).toMatchObject({ totalItems: 3, totalPages: 2, items: [made[2]] });
     // The partner's own quotes are its own list.
-    expect((await list()).json_.items.every((q: { organizationId: string }) => q.organizationId === person)).toBe(true);
-    expect((await server.call('GET', `/organization/${server.partnerId}/quotes`)).json_.items.some((q: { quoteId: string }) => q.quoteId === made[0]!.quoteId)).toBe(false);
+    expect(all.items.every((q) => q.organizationId === person)).toBe(true);
+    expect(expectStatus(await list(server.partnerId), 200).items.some((q) => q.quoteId === made[0]!.quoteId)).toBe(false);
   });
 
   it('are not listed for an organization the key cannot act for, nor with a page size out of range', async () => {
-    expectProblem(await server.call('GET', `/organization/${crypto.randomUUID()}/quotes`), 404, 'not-found');
-    expectProblem(await server.call('GET', `/organization/${server.partnerId}/quotes?pageSize=101`), 400, 'invalid-request');
+    expectProblem(await server.api.GET('/organization/{organizationId}/quotes', { params: { path: { organizationId: crypto.randomUUID() } } }), 404, 'not-found');
+    expectProblem(await server.sendRaw('GET', `/organization/${server.partnerId}/quotes?pageSize=101`), 400, 'invalid-request');
   });
 });
 
