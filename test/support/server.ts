@@ -11,6 +11,7 @@ import { loadContract, type Contract } from '../../server/shared/contract.ts';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { handlers } from '../../server/handlers/index.ts';
+import type { Handlers } from '../../server/handlers/types.ts';
 import { PriceFeed } from '../../server/features/prices/feed.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -50,6 +51,8 @@ export async function startTestServer(
     clock?: Clock;
     /** A PostgreSQL database another test server made: shared as it is, never dropped by this one. */
     databaseUrl?: string;
+    /** Handlers in place of the server's own, to prove what the app does around a handler (a broken answer). */
+    handlers?: Partial<Handlers>;
   } = {},
 ): Promise<TestServer> {
   contract ??= loadContract();
@@ -69,7 +72,7 @@ export async function startTestServer(
   const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, realClock: clock, prices };
   await bootstrapSeedKey(storage, config, clock.now());
   const jobs = startJobs(services, config.jobIntervalMs);
-  const server = createApp(services, handlers).listen(0, '127.0.0.1');
+  const server = createApp(services, { ...handlers, ...options.handlers }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const direct = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // npm run test:prism: the tests reach the server through Prism's validating proxy.
