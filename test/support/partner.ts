@@ -103,6 +103,26 @@ export function requestToken(server: TestServer, body: RequestBody<'createToken'
   });
 }
 
+/** A body as `application/x-www-form-urlencoded`, as a browser posts a form. */
+const formEncoded = (fields: object) => new URLSearchParams(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+
+/**
+ * `POST /auth/launch` (`launchSession`) as a browser posts it, a form, through the typed
+ * client: its answer is the HTML page, as text (`data` when 200, `error` otherwise).
+ */
+export function launchSession(server: TestServer, body: RequestBody<'launchSession'>, o: { headers?: Record<string, string>; origin?: string } = {}) {
+  return server.as(null).POST('/auth/launch', {
+    params: { query: o.origin === undefined ? {} : { origin: o.origin } },
+    body,
+    bodySerializer: formEncoded,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...o.headers },
+    parseAs: 'text',
+  });
+}
+
+/** The session cookie a launch set (`ramp_session=…`), as a browser sends it back. */
+export const sessionCookie = (answer: { response: Response }) => answer.response.headers.get('set-cookie')?.split(';')[0];
+
 /** A hand-made JWT with any header and signature (for `alg: none`, HMAC, …). */
 export function rawJwt(header: Record<string, unknown>, claims: Claims, signature: Buffer | string = ''): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
