@@ -8,9 +8,15 @@ import type { AddressInfo } from 'node:net';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountingListener } from '../support/connections.ts';
-import { jwtBearer, newKey, Partner, tokenRequest, type PartnerKey } from '../support/partner.ts';
+import { expectStatus, type Api } from '../support/api.ts';
+import { expectOAuthError, expectProblem } from '../support/errors.ts';
+import { jwtBearer, launchSession, newKey, Partner, requestToken, sessionCookie, type PartnerKey } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { keyedBusinessChild } from '../support/fixtures.ts';
+
+const putIssuer = (api: Api, issuer: string, jwksUri: string) => api.PUT('/jwt_issuer', { body: { issuer, jwksUri } });
+const getIssuer = async (api: Api) => expectStatus(await api.GET('/jwt_issuer'), 200);
+const kycPage = (server: TestServer, cookie: string) => server.as(null).GET('/kyc', { headers: { Cookie: cookie }, parseAs: 'text' });
 
 /** A partner's JWKS endpoint: serves `keys`, counts requests. */
 class JwksServer {
@@ -45,7 +51,8 @@ describe('a JWKS fetched from jwksUri, with a moving clock', () => {
   let jwks: JwksServer;
   let partner: Partner;
   let rotated: PartnerKey;
-  const exchange = async (key?: PartnerKey) => tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({}, { key }) });
+  const exchange = async (key?: PartnerKey) => requestToken(server, { grant_type: jwtBearer, assertion: await partner.sign({}, { key }) });
+  const signIn = async (key?: PartnerKey) => expectStatus(await exchange(key), 200);
 
   beforeAll(async () => {
     server = await startTestServer({ clock: { now: () => new Date(time) } });
@@ -60,46 +67,43 @@ describe('a JWKS fetched from jwksUri, with a moving clock', () => {
   });
 
   it('fetches the JWKS once when the issuer is registered', async () => {
-    const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: jwks.url } });
-    expect(response.status).toBe(200);
-    expect(response.json_).toMatchObject({ issuer: partner.issuer, jwksUri: jwks.url });
-    expect(response.json_.jwks).toBeUndefined();
+    const registered = expectStatus(await putIssuer(server.api, partner.issuer, jwks.url), 200);
+    expect(registered).toMatchObject({ issuer: partner.issuer, jwksUri: jwks.url });
+    expect(registered.jwks).toBeUndefined();
     expect(jwks.requests).toBe(1);
   });
 
   it('verifies from the cache without fetching again', async () => {
-    expect((await exchange()).status).toBe(200);
+    await signIn();
     advance(60);
-    expect((await exchange()).status).toBe(200);
+    await signIn();
     expect(jwks.requests).toBe(1);
   });
 
   it('refetches on an unknown kid, but at most once every 30 s', async () => {
     jwks.keys = [partner.key.publicJwk, rotated.publicJwk];
     // The last fetch attempt was at registration, 60 s ago: this one may fetch.
-    expect((await exchange(rotated)).status).toBe(200);
+    await signIn(rotated);
     expect(jwks.requests).toBe(2);
     const unknown = await newKey('ES256', 'never-published');
-    expect((await exchange(unknown)).json_.error).toBe('invalid_grant');
+    expectOAuthError(await exchange(unknown), 'invalid_grant');
     expect(jwks.requests).toBe(2);
     advance(29);
-    expect((await exchange(unknown)).json_.error).toBe('invalid_grant');
+    expectOAuthError(await exchange(unknown), 'invalid_grant');
     expect(jwks.requests).toBe(2);
     advance(2);
-    const refused = await exchange(unknown);
-    expect(refused.json_.error).toBe('invalid_grant');
-    expect(refused.json_.error_description).toMatch(/kid never-published/);
+    expect(expectOAuthError(await exchange(unknown), 'invalid_grant').error_description).toMatch(/kid never-published/);
     expect(jwks.requests).toBe(3);
   });
 
   it('fetches again after 5 minutes, and keeps the last good keys when that fetch fails', async () => {
     advance(301);
     jwks.status = 503;
-    expect((await exchange()).status).toBe(200);
+    await signIn();
     expect(jwks.requests).toBe(4);
     jwks.status = 200;
     advance(31);
-    expect((await exchange()).status).toBe(200);
+    await signIn();
     expect(jwks.requests).toBe(5);
   });
 
@@ -120,47 +124,40 @@ describe('a JWKS fetched from jwksUri, with a moving clock', () => {
     for (const [status, body, headers] of answers) {
       Object.assign(jwks, { status, body, headers });
       const requests = jwks.requests;
-      const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: `${jwks.url}?v=2` } });
+      const refused = expectProblem(await putIssuer(server.api, partner.issuer, `${jwks.url}?v=2`), 400, 'validation-error');
       expect(jwks.requests).toBe(requests + 1);
-      expect(response.status).toBe(400);
-      expect(response.json_.type).toBe('https://docs.ramp.example/errors/validation-error');
-      expect(response.json_.errors).toHaveLength(1);
-      expect(response.json_.errors[0].pointer).toBe('/jwksUri');
-      details.add(response.json_.errors[0].detail);
-      expect(response.text_).not.toContain(secret);
-      expect(response.text_).not.toContain(String(status));
-      expect(response.text_).not.toMatch(/private|P-256|crv/);
+      expect(refused.errors).toHaveLength(1);
+      expect(refused.errors[0]!.pointer).toBe('/jwksUri');
+      details.add(refused.errors[0]!.detail);
+      const text = JSON.stringify(refused);
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(String(status));
+      expect(text).not.toMatch(/private|P-256|crv/);
     }
     // Nor does a closed port read differently from a service that answered.
-    const closed = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: 'http://127.0.0.1:9/jwks.json' } });
-    details.add(closed.json_.errors[0].detail);
+    const closed = expectProblem(await putIssuer(server.api, partner.issuer, 'http://127.0.0.1:9/jwks.json'), 400, 'validation-error');
+    details.add(closed.errors[0]!.detail);
     expect([...details]).toEqual([expect.stringMatching(/^the JWKS could not be fetched: no acceptable JWKS came back/)]);
     Object.assign(jwks, { status: 200, body: undefined, headers: {} });
-    expect((await server.call('GET', '/jwt_issuer')).json_.jwksUri).toBe(jwks.url);
+    expect((await getIssuer(server.api)).jwksUri).toBe(jwks.url);
   });
 
   it('ends a refresh token 30 days after its issue', async () => {
-    const tokens = (await exchange()).json_;
+    const tokens = await signIn();
     advance(30 * 24 * 3600 - 10);
-    const refreshed = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
-    expect(refreshed.status).toBe(200);
+    const refreshed = expectStatus(await requestToken(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 200);
     advance(30 * 24 * 3600 + 1);
-    const late = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: refreshed.json_.refresh_token });
-    expect(late.json_.error).toBe('invalid_grant');
-    expect(late.json_.error_description).toMatch(/expired/);
+    const late = await requestToken(server, { grant_type: 'refresh_token', refresh_token: refreshed.refresh_token });
+    expect(expectOAuthError(late, 'invalid_grant').error_description).toMatch(/expired/);
   });
 
   it('ends a browser session after 30 days', async () => {
-    const launch = await server.call('POST', '/auth/launch', {
-      key: null,
-      raw: new URLSearchParams({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }), target: '/kyc' }).toString(),
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
-    expect(launch.status).toBe(200);
-    const cookie = launch.headers.get('set-cookie')!.split(';')[0]!;
-    expect((await server.call('GET', '/kyc', { key: null, headers: { Cookie: cookie } })).status).toBe(200);
+    const launch = await launchSession(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }), target: '/kyc' });
+    expectStatus(launch, 200);
+    const cookie = sessionCookie(launch)!;
+    expectStatus(await kycPage(server, cookie), 200);
     advance(30 * 24 * 3600 + 1);
-    expect((await server.call('GET', '/kyc', { key: null, headers: { Cookie: cookie } })).status).toBe(401);
+    expect((await kycPage(server, cookie)).response.status).toBe(401);
   });
 });
 
@@ -177,25 +174,22 @@ describe('sign-in in production', () => {
   });
 
   it('refuses an http jwksUri', async () => {
-    const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri: 'http://auth.partner.example/jwks.json' } });
-    expect(response.status).toBe(400);
-    expect(response.json_.errors).toEqual([{ pointer: '/jwksUri', detail: 'must use https in production' }]);
+    const refused = expectProblem(await putIssuer(server.api, partner.issuer, 'http://auth.partner.example/jwks.json'), 400, 'validation-error');
+    expect(refused.errors).toEqual([{ pointer: '/jwksUri', detail: 'must use https in production' }]);
   });
 
   it('refuses a jwksUri on a loopback, private or local host without connecting to it', async () => {
     const listener = await CountingListener.start();
     try {
-      const before = (await server.call('GET', '/jwt_issuer')).json_;
+      const before = await getIssuer(server.api);
       const { port } = listener;
       for (const host of ['127.0.0.1', '127.1', '2130706433', '[::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', 'localhost', 'localhost.', 'jwks.localhost', '0.0.0.0', '169.254.169.254', '10.0.0.8']) {
         const jwksUri = `https://${host}:${port}/.well-known/jwks.json`;
-        const response = await server.call('PUT', '/jwt_issuer', { body: { issuer: partner.issuer, jwksUri } });
-        expect(response.status, jwksUri).toBe(400);
-        expect(response.json_.type).toBe('https://docs.ramp.example/errors/validation-error');
-        expect(response.json_.errors).toEqual([{ pointer: '/jwksUri', detail: 'must not point at a loopback, private or local address in production' }]);
+        const refused = expectProblem(await putIssuer(server.api, partner.issuer, jwksUri), 400, 'validation-error', jwksUri);
+        expect(refused.errors).toEqual([{ pointer: '/jwksUri', detail: 'must not point at a loopback, private or local address in production' }]);
       }
       expect(listener.connections).toBe(0);
-      expect((await server.call('GET', '/jwt_issuer')).json_).toEqual(before);
+      expect(await getIssuer(server.api)).toEqual(before);
     } finally {
       await listener.close();
     }
@@ -210,9 +204,7 @@ describe('sign-in in production', () => {
       await server.services.storage.db.updateTable('jwt_issuers')
         .set({ jwks: null, jwks_uri: `https://127.0.0.1:${listener.port}/jwks.json`, fetched_jwks: null, fetched_at: null, fetch_attempted_at: null })
         .where('issuer', '=', other.issuer).execute();
-      const response = await tokenRequest(server, { grant_type: jwtBearer, assertion: await other.sign() });
-      expect(response.status).toBe(400);
-      expect(response.json_.error).toBe('invalid_grant');
+      expectOAuthError(await requestToken(server, { grant_type: jwtBearer, assertion: await other.sign() }), 'invalid_grant');
       expect(listener.connections).toBe(0);
     } finally {
       await listener.close();
@@ -220,29 +212,25 @@ describe('sign-in in production', () => {
   });
 
   it('requires an https origin for the postMessage page', async () => {
-    for (const query of ['', '?origin=http://partner.example']) {
-      const response = await server.call('GET', `/auth/launch${query}`, { key: null });
-      expect(response.status).toBe(400);
-      expect(response.text_).toContain('<meta name="oauth-error" content="invalid_request">');
+    const page = (origin?: string) => server.as(null).GET('/auth/launch', { params: { query: origin === undefined ? {} : { origin } }, parseAs: 'text' });
+    for (const origin of [undefined, 'http://partner.example']) {
+      const refused = await page(origin);
+      expect(refused.response.status).toBe(400);
+      expect(refused.error).toContain('<meta name="oauth-error" content="invalid_request">');
     }
-    const ok = await server.call('GET', '/auth/launch?origin=https://partner.example', { key: null });
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get('content-security-policy')).toContain('frame-ancestors https://partner.example');
+    const ok = await page('https://partner.example');
+    expectStatus(ok, 200);
+    expect(ok.response.headers.get('content-security-policy')).toContain('frame-ancestors https://partner.example');
   });
 
   it('sets a Secure cookie and refuses an http return_url', async () => {
-    const form = async (fields: Record<string, string>) =>
-      server.call('POST', '/auth/launch', {
-        key: null,
-        raw: new URLSearchParams({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', ...fields }).toString(),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      });
-    const ok = await form({ return_url: 'https://partner.example/wallet' });
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get('set-cookie')).toMatch(/^ramp_session=s_[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
-    const http = await form({ return_url: 'http://partner.example/wallet' });
-    expect(http.status).toBe(400);
-    expect(http.text_).toContain('<meta name="oauth-error" content="invalid_request">');
-    expect(http.headers.get('set-cookie')).toBeNull();
+    const form = async (returnUrl: string) => launchSession(server, { grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: returnUrl });
+    const ok = await form('https://partner.example/wallet');
+    expectStatus(ok, 200);
+    expect(ok.response.headers.get('set-cookie')).toMatch(/^ramp_session=s_[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    const http = await form('http://partner.example/wallet');
+    expect(http.response.status).toBe(400);
+    expect(http.error).toContain('<meta name="oauth-error" content="invalid_request">');
+    expect(http.response.headers.get('set-cookie')).toBeNull();
   });
 });

@@ -8,7 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
-import { jwtBearer, newKey, Partner, rawJwt, tokenRequest } from '../support/partner.ts';
+import { expectStatus, type RawRequest, type RequestBody } from '../support/api.ts';
+import { expectOAuthError, expectProblem } from '../support/errors.ts';
+import { contractJwk, jwtBearer, newKey, Partner, rawJwt, requestToken } from '../support/partner.ts';
+import type { Schema } from '../../client/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -41,8 +44,12 @@ function shortRsaKey() {
   };
 }
 
-const exchange = async (assertion: string) => tokenRequest(server, { grant_type: jwtBearer, assertion });
-const refresh = async (refreshToken: string) => tokenRequest(server, { grant_type: 'refresh_token', refresh_token: refreshToken });
+const exchange = (assertion: string) => requestToken(server, { grant_type: jwtBearer, assertion });
+const refresh = (refreshToken: string) => requestToken(server, { grant_type: 'refresh_token', refresh_token: refreshToken });
+/** The tokens of a sign-in that must succeed. */
+const signIn = async (assertion: string) => expectStatus(await exchange(assertion), 200);
+const issuer = (key: string = server.key) => server.as(key).GET('/jwt_issuer');
+const organization = (organizationId: string) => server.api.GET('/organization/{organizationId}', { params: { path: { organizationId } } });
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
@@ -55,66 +62,59 @@ afterAll(async () => {
 
 describe('PUT /jwt_issuer and GET /jwt_issuer', () => {
   it('answers 404 not-found before an issuer is registered', async () => {
-    const response = await server.call('GET', '/jwt_issuer');
-    expect(response.status).toBe(404);
-    expect(response.json_.type).toBe('https://docs.ramp.example/errors/not-found');
+    expectProblem(await issuer(), 404, 'not-found');
   });
 
   it('registers an inline JWKS and shows it back', async () => {
-    const response = await partner.register();
-    expect(response.json_).toMatchObject({ organizationId: server.partnerId, issuer: partner.issuer, jwks: { keys: [partner.key.publicJwk] } });
-    expect(response.json_.jwksUri).toBeUndefined();
-    const read = await server.call('GET', '/jwt_issuer');
-    expect(read.status).toBe(200);
-    expect(read.json_).toEqual(response.json_);
+    const registered = await partner.register();
+    expect(registered).toMatchObject({ organizationId: server.partnerId, issuer: partner.issuer, jwks: { keys: [partner.key.publicJwk] } });
+    expect(registered.jwksUri).toBeUndefined();
+    expect(expectStatus(await issuer(), 200)).toEqual(registered);
   });
 
   it('keeps createdAt and moves updatedAt when replaced', async () => {
-    const before = (await server.call('GET', '/jwt_issuer')).json_;
+    const before = expectStatus(await issuer(), 200);
     const again = await partner.register();
-    expect(again.json_.createdAt).toBe(before.createdAt);
-    expect(again.json_.updatedAt >= before.updatedAt).toBe(true);
+    expect(again.createdAt).toBe(before.createdAt);
+    expect(again.updatedAt >= before.updatedAt).toBe(true);
   });
 
   it('needs the API key', async () => {
-    const response = await server.call('GET', '/jwt_issuer', { key: null });
-    expect(response.status).toBe(401);
+    expectProblem(await server.as(null).GET('/jwt_issuer'), 401, 'unauthorized');
   });
 
-  const refused: [string, () => Promise<unknown>, string][] = [
-    ['both jwks and jwksUri', async () => ({ issuer: 'https://x.example', jwks: { keys: [partner.key.publicJwk] }, jwksUri: 'https://x.example/jwks' }), ''],
+  const jwk = () => contractJwk(partner.key.publicJwk);
+  const refused: [string, () => Promise<RequestBody<'setJwtIssuer'>>, string][] = [
+    ['both jwks and jwksUri', async () => ({ issuer: 'https://x.example', jwks: { keys: [jwk()] }, jwksUri: 'https://x.example/jwks' }), ''],
     ['neither jwks nor jwksUri', async () => ({ issuer: 'https://x.example' }), ''],
-    ['a private key', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...partner.key.publicJwk, d: 'c2VjcmV0' }] } }), ''],
+    ['a private key', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...jwk(), d: 'c2VjcmV0' }] } }), ''],
     ['an EC key on P-384', async () => {
-      const { publicJwk } = await newKey('ES256');
-      return { issuer: 'https://x.example', jwks: { keys: [{ ...publicJwk, crv: 'P-384', alg: undefined }] } };
+      const { alg: _, ...publicJwk } = contractJwk((await newKey('ES256')).publicJwk);
+      return { issuer: 'https://x.example', jwks: { keys: [{ ...publicJwk, crv: 'P-384' }] } };
     }, '/jwks/keys/0'],
-    ['a key whose alg is HS256', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...partner.key.publicJwk, alg: 'HS256' }] } }), '/jwks/keys/0'],
+    ['a key whose alg is HS256', async () => ({ issuer: 'https://x.example', jwks: { keys: [{ ...jwk(), alg: 'HS256' }] } }), '/jwks/keys/0'],
     ['an RSA key of 1024 bits', async () => {
       const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
-      return { issuer: 'https://x.example', jwks: { keys: [publicKey.export({ format: 'jwk' })] } };
+      return { issuer: 'https://x.example', jwks: { keys: [contractJwk(publicKey.export({ format: 'jwk' }))] } };
     }, '/jwks/keys/0'],
-    ['an RSA key of 1024 bits whose n is zero-padded to the length of 2048', async () => ({ issuer: 'https://x.example', jwks: { keys: [shortRsaKey().publicJwk] } }), '/jwks/keys/0'],
-    ['two keys with one kid', async () => ({ issuer: 'https://x.example', jwks: { keys: [partner.key.publicJwk, (await newKey('ES256', partner.key.kid)).publicJwk] } }), '/jwks/keys/1/kid'],
+    ['an RSA key of 1024 bits whose n is zero-padded to the length of 2048', async () => ({ issuer: 'https://x.example', jwks: { keys: [contractJwk(shortRsaKey().publicJwk)] } }), '/jwks/keys/0'],
+    ['two keys with one kid', async () => ({ issuer: 'https://x.example', jwks: { keys: [jwk(), contractJwk((await newKey('ES256', partner.key.kid)).publicJwk)] } }), '/jwks/keys/1/kid'],
     ['a jwksUri that does not answer', async () => ({ issuer: 'https://x.example', jwksUri: 'http://127.0.0.1:9/jwks.json' }), '/jwksUri'],
   ];
   for (const [what, body, pointer] of refused) {
     it(`refuses ${what} with validation-error, changing nothing`, async () => {
-      const before = (await server.call('GET', '/jwt_issuer')).json_;
-      const response = await server.call('PUT', '/jwt_issuer', { body: JSON.parse(JSON.stringify(await body())) });
-      expect(response.status).toBe(400);
-      expect(response.json_.type).toBe('https://docs.ramp.example/errors/validation-error');
-      if (pointer) expect(response.json_.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
-      expect((await server.call('GET', '/jwt_issuer')).json_).toEqual(before);
+      const before = expectStatus(await issuer(), 200);
+      const response = expectProblem(await server.api.PUT('/jwt_issuer', { body: await body() }), 400, 'validation-error');
+      if (pointer) expect(response.errors.map((e) => e.pointer)).toContain(pointer);
+      expect(expectStatus(await issuer(), 200)).toEqual(before);
     });
   }
 
   it('gives an issuer to one organization only: another one gets 409 conflict', async () => {
     const other = await otherPartner();
-    const response = await server.call('PUT', '/jwt_issuer', { key: other.apiKey, body: { issuer: partner.issuer, jwks: { keys: [other.key.publicJwk] } } });
-    expect(response.status).toBe(409);
-    expect(response.json_.type).toBe('https://docs.ramp.example/errors/conflict');
-    expect((await server.call('GET', '/jwt_issuer', { key: other.apiKey })).json_.issuer).toBe(other.issuer);
+    const response = await server.as(other.apiKey).PUT('/jwt_issuer', { body: { issuer: partner.issuer, jwks: { keys: [contractJwk(other.key.publicJwk)] } } });
+    expectProblem(response, 409, 'conflict');
+    expect(expectStatus(await issuer(other.apiKey), 200).issuer).toBe(other.issuer);
   });
 });
 
@@ -126,31 +126,26 @@ describe('POST /auth/token with a partner JWT', () => {
   it('signs a person in: tokens, no-store, and the customer created under the partner', async () => {
     const sub = randomUUID();
     const response = await exchange(await partner.sign({ sub, scope: 'onramp kyc', name: 'Ana López' }));
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(response.json_).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'onramp kyc' });
-    expect(response.json_.access_token).toMatch(/^at_[\w-]{40,}$/);
-    expect(response.json_.refresh_token).toMatch(/^rt_[\w-]{40,}$/);
-    const customer = await server.call('GET', `/organization/${sub}`);
-    expect(customer.status).toBe(200);
-    expect(customer.json_).toMatchObject({ organizationId: sub, displayName: 'Ana López', type: 'personal', parentOrganizationId: server.partnerId });
+    const tokens = expectStatus(response, 200);
+    expect(response.response.headers.get('cache-control')).toBe('no-store');
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'onramp kyc' });
+    expect(tokens.access_token).toMatch(/^at_[\w-]{40,}$/);
+    expect(tokens.refresh_token).toMatch(/^rt_[\w-]{40,}$/);
+    expect(expectStatus(await organization(sub), 200)).toMatchObject({ organizationId: sub, displayName: 'Ana López', type: 'personal', parentOrganizationId: server.partnerId });
   });
 
   it('accepts a JSON body, an upper-case UUID sub, and signs the same person in again', async () => {
     const sub = randomUUID();
-    const first = await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ sub: sub.toUpperCase() }) }, { json: true });
-    expect(first.status).toBe(200);
-    const again = await exchange(await partner.sign({ sub, name: 'Another Name' }));
-    expect(again.status).toBe(200);
-    const customer = await server.call('GET', `/organization/${sub}`);
-    expect(customer.json_).toMatchObject({ organizationId: sub, displayName: 'Ana López' });
+    expectStatus(await requestToken(server, { grant_type: jwtBearer, assertion: await partner.sign({ sub: sub.toUpperCase() }) }, { json: true }), 200);
+    await signIn(await partner.sign({ sub, name: 'Another Name' }));
+    expect(expectStatus(await organization(sub), 200)).toMatchObject({ organizationId: sub, displayName: 'Ana López' });
   });
 
   it('signs a non-UUID sub in without making it addressable', async () => {
-    const before = (await server.call('GET', '/organizations?pageSize=1')).json_.totalItems;
-    const response = await exchange(await partner.sign({ sub: 'user-42@partner' }));
-    expect(response.status).toBe(200);
-    expect((await server.call('GET', '/organizations?pageSize=1')).json_.totalItems).toBe(before);
+    const count = async () => expectStatus(await server.api.GET('/organizations', { params: { query: { pageSize: 1 } } }), 200).totalItems;
+    const before = await count();
+    await signIn(await partner.sign({ sub: 'user-42@partner' }));
+    expect(await count()).toBe(before);
   });
 
   it('accepts RS256 and EdDSA keys, a nonce instead of a jti, and a JWT without kid', async () => {
@@ -159,11 +154,11 @@ describe('POST /auth/token with a partner JWT', () => {
     const ec2 = await newKey('ES256');
     await partner.register([partner.key.publicJwk, rsa.publicJwk, ed.publicJwk, ec2.publicJwk]);
     try {
-      expect((await exchange(await partner.sign({}, { key: rsa }))).status).toBe(200);
-      expect((await exchange(await partner.sign({}, { key: ed }))).status).toBe(200);
-      expect((await exchange(await partner.sign({ jti: undefined, nonce: randomUUID() }))).status).toBe(200);
+      await signIn(await partner.sign({}, { key: rsa }));
+      await signIn(await partner.sign({}, { key: ed }));
+      await signIn(await partner.sign({ jti: undefined, nonce: randomUUID() }));
       // Two EC keys and no kid: every candidate is tried.
-      expect((await exchange(await partner.sign({}, { key: ec2, header: { kid: undefined } }))).status).toBe(200);
+      await signIn(await partner.sign({}, { key: ec2, header: { kid: undefined } }));
     } finally {
       await partner.register();
     }
@@ -171,17 +166,15 @@ describe('POST /auth/token with a partner JWT', () => {
 
   it('accepts the token endpoint as aud, as a string or as an array holding only it', async () => {
     for (const aud of [partner.audience, [partner.audience], [partner.audience, partner.audience]]) {
-      const response = await exchange(await partner.sign({ aud }));
-      expect(response.status, JSON.stringify(aud)).toBe(200);
+      await signIn(await partner.sign({ aud }));
     }
   });
 
   it('accepts an expiry within the 60 s leeway', async () => {
-    const response = await exchange(await partner.sign({ iat: now() - 100, exp: now() - 30 }));
-    expect(response.status).toBe(200);
+    await signIn(await partner.sign({ iat: now() - 100, exp: now() - 30 }));
   });
 
-  const refusals: [string, () => Promise<string>, string, RegExp][] = [
+  const refusals: [string, () => Promise<string>, Schema<'OAuthError'>['error'], RegExp][] = [
     ['an expired JWT', () => partner.sign({ iat: now() - 400, exp: now() - 120 }), 'invalid_grant', /expired/],
     ['a JWT not yet valid (nbf)', () => partner.sign({ nbf: now() + 120 }), 'invalid_grant', /not yet valid/],
     ['a JWT issued in the future', () => partner.sign({ iat: now() + 120, exp: now() + 240 }), 'invalid_grant', /not yet valid/],
@@ -227,11 +220,7 @@ describe('POST /auth/token with a partner JWT', () => {
   ];
   for (const [what, assertion, error, description] of refusals) {
     it(`refuses ${what} with ${error}`, async () => {
-      const response = await exchange(await assertion());
-      expect(response.status).toBe(400);
-      expect(response.headers.get('cache-control')).toBe('no-store');
-      expect(response.json_.error).toBe(error);
-      expect(response.json_.error_description).toMatch(description);
+      expect(expectOAuthError(await exchange(await assertion()), error).error_description).toMatch(description);
     });
   }
 
@@ -245,8 +234,7 @@ describe('POST /auth/token with a partner JWT', () => {
     try {
       const jku = `http://127.0.0.1:${(attackerServer.address() as AddressInfo).port}/jwks.json`;
       const attacker = await newKey('ES256', 'jku-key');
-      const response = await exchange(await partner.sign({}, { key: attacker, header: { jku, x5u: jku } }));
-      expect(response.json_.error).toBe('invalid_grant');
+      expectOAuthError(await exchange(await partner.sign({}, { key: attacker, header: { jku, x5u: jku } })), 'invalid_grant');
       expect(fetched).toBe(0);
     } finally {
       attackerServer.close();
@@ -255,40 +243,35 @@ describe('POST /auth/token with a partner JWT', () => {
 
   it('refuses a replayed jti, and a replayed nonce', async () => {
     const assertion = await partner.sign();
-    expect((await exchange(assertion)).status).toBe(200);
-    const replay = await exchange(assertion);
-    expect(replay.json_).toMatchObject({ error: 'invalid_grant' });
-    expect(replay.json_.error_description).toMatch(/jti has been used/);
+    await signIn(assertion);
+    expect(expectOAuthError(await exchange(assertion), 'invalid_grant').error_description).toMatch(/jti has been used/);
     const jti = randomUUID();
-    expect((await exchange(await partner.sign({ jti }))).status).toBe(200);
-    expect((await exchange(await partner.sign({ jti }))).json_.error).toBe('invalid_grant');
+    await signIn(await partner.sign({ jti }));
+    expectOAuthError(await exchange(await partner.sign({ jti })), 'invalid_grant');
     const nonce = randomUUID();
-    expect((await exchange(await partner.sign({ jti: undefined, nonce }))).status).toBe(200);
-    expect((await exchange(await partner.sign({ jti: undefined, nonce }))).json_.error).toBe('invalid_grant');
+    await signIn(await partner.sign({ jti: undefined, nonce }));
+    expectOAuthError(await exchange(await partner.sign({ jti: undefined, nonce })), 'invalid_grant');
   });
 
   it('changes nothing when it refuses: the jti stays unused and no customer is created', async () => {
     const jti = randomUUID();
     const sub = randomUUID();
-    expect((await exchange(await partner.sign({ jti, sub: server.partnerId }))).json_.error).toBe('invalid_grant');
-    expect((await exchange(await partner.sign({ jti, sub, scope: 'kyc payouts' }))).json_.error).toBe('invalid_scope');
-    expect((await server.call('GET', `/organization/${sub}`)).status).toBe(404);
-    expect((await exchange(await partner.sign({ jti, sub }))).status).toBe(200);
+    expectOAuthError(await exchange(await partner.sign({ jti, sub: server.partnerId })), 'invalid_grant');
+    expectOAuthError(await exchange(await partner.sign({ jti, sub, scope: 'kyc payouts' })), 'invalid_scope');
+    expectProblem(await organization(sub), 404, 'not-found');
+    await signIn(await partner.sign({ jti, sub }));
   });
 
   it("refuses a sub naming another partner's customer", async () => {
     const other = await otherPartner();
     const sub = randomUUID();
-    expect((await exchange(await other.sign({ sub }))).status).toBe(200);
-    const response = await exchange(await partner.sign({ sub }));
-    expect(response.json_).toMatchObject({ error: 'invalid_grant' });
-    expect(response.json_.error_description).toMatch(/another organization/);
+    await signIn(await other.sign({ sub }));
+    expect(expectOAuthError(await exchange(await partner.sign({ sub })), 'invalid_grant').error_description).toMatch(/another organization/);
   });
 
   it('refuses a JWT of an issuer signed with the key of another partner', async () => {
     const other = await otherPartner();
-    const response = await exchange(await partner.sign({}, { key: other.key }));
-    expect(response.json_.error).toBe('invalid_grant');
+    expectOAuthError(await exchange(await partner.sign({}, { key: other.key })), 'invalid_grant');
   });
 
   it('answers invalid_grant, at /auth/token and /auth/launch, when the stored key cannot verify (a short RSA key registered before the modulus was measured)', async () => {
@@ -297,45 +280,44 @@ describe('POST /auth/token with a partner JWT', () => {
     // The API refuses this key now; an issuer row written before that still holds it.
     await server.services.storage.db.updateTable('jwt_issuers').set({ jwks: JSON.stringify({ keys: [short.publicJwk] }) }).where('issuer', '=', other.issuer).execute();
     const assertion = () => short.sign(other.claims());
-    const token = await exchange(assertion());
-    expect(token.status).toBe(400);
-    expect(token.json_.error).toBe('invalid_grant');
-    expect(token.json_.error_description).toMatch(/key/);
-    const launch = await server.call('POST', '/auth/launch', {
-      key: null,
-      raw: new URLSearchParams({ grant_type: jwtBearer, assertion: assertion(), target: '/kyc' }).toString(),
+    expect(expectOAuthError(await exchange(assertion()), 'invalid_grant').error_description).toMatch(/key/);
+    const launch = await server.as(null).POST('/auth/launch', {
+      body: { grant_type: jwtBearer, assertion: assertion(), target: '/kyc' },
+      bodySerializer: (fields) => new URLSearchParams(Object.entries(fields)).toString(),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      parseAs: 'text',
     });
-    expect(launch.status).toBe(400);
-    expect(launch.text_).toContain('<meta name="oauth-error" content="invalid_grant">');
+    expect(launch.response.status).toBe(400);
+    expect(launch.error).toContain('<meta name="oauth-error" content="invalid_grant">');
     // Without a kid, each of several stored keys is tried: the same answer.
     const second = shortRsaKey();
     const keys = [short.publicJwk, second.publicJwk].map(({ kid: _, ...key }) => key);
     await server.services.storage.db.updateTable('jwt_issuers').set({ jwks: JSON.stringify({ keys }) }).where('issuer', '=', other.issuer).execute();
-    const unsigned = await exchange(second.sign(other.claims(), { kid: false }));
-    expect(unsigned.status).toBe(400);
-    expect(unsigned.json_.error).toBe('invalid_grant');
+    expectOAuthError(await exchange(second.sign(other.claims(), { kid: false })), 'invalid_grant');
   });
 });
 
 describe('POST /auth/token: malformed requests', () => {
-  const cases: [string, () => Promise<Response & { json_: any }>, string][] = [
-    ['an unknown grant_type', () => tokenRequest(server, { grant_type: 'password', username: 'ana' }), 'unsupported_grant_type'],
-    ['an unknown grant_type in JSON', () => tokenRequest(server, { grant_type: 'client_credentials' }, { json: true }), 'unsupported_grant_type'],
-    ['no grant_type', () => tokenRequest(server, { assertion: 'x' }), 'invalid_request'],
-    ['no assertion', () => tokenRequest(server, { grant_type: jwtBearer }), 'invalid_request'],
-    ['no refresh_token', () => tokenRequest(server, { grant_type: 'refresh_token' }), 'invalid_request'],
-    ['a repeated grant_type', () => server.call('POST', '/auth/token', { key: null, raw: `grant_type=refresh_token&grant_type=refresh_token&refresh_token=x`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), 'invalid_request'],
-    ['a text/plain body', () => server.call('POST', '/auth/token', { key: null, raw: 'grant_type=refresh_token', headers: { 'Content-Type': 'text/plain' } }), 'invalid_request'],
-    ['malformed JSON', () => server.call('POST', '/auth/token', { key: null, raw: '{"grant_type":', headers: { 'Content-Type': 'application/json' } }), 'invalid_request'],
-    ['an API key in Authorization', async () => tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign() }, { headers: { Authorization: server.key } }), 'invalid_request'],
+  // Requests the contract refuses, so sent as they are.
+  const form = (fields: Record<string, string> | string, headers: Record<string, string> = {}): RawRequest => ({
+    key: null,
+    raw: typeof fields === 'string' ? fields : new URLSearchParams(fields).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+  });
+  const cases: [string, () => Promise<RawRequest>, Schema<'OAuthError'>['error']][] = [
+    ['an unknown grant_type', async () => form({ grant_type: 'password', username: 'ana' }), 'unsupported_grant_type'],
+    ['an unknown grant_type in JSON', async () => ({ key: null, body: { grant_type: 'client_credentials' } }), 'unsupported_grant_type'],
+    ['no grant_type', async () => form({ assertion: 'x' }), 'invalid_request'],
+    ['no assertion', async () => form({ grant_type: jwtBearer }), 'invalid_request'],
+    ['no refresh_token', async () => form({ grant_type: 'refresh_token' }), 'invalid_request'],
+    ['a repeated grant_type', async () => form('grant_type=refresh_token&grant_type=refresh_token&refresh_token=x'), 'invalid_request'],
+    ['a text/plain body', async () => ({ key: null, raw: 'grant_type=refresh_token', headers: { 'Content-Type': 'text/plain' } }), 'invalid_request'],
+    ['malformed JSON', async () => ({ key: null, raw: '{"grant_type":', headers: { 'Content-Type': 'application/json' } }), 'invalid_request'],
+    ['an API key in Authorization', async () => form({ grant_type: jwtBearer, assertion: await partner.sign() }, { Authorization: server.key }), 'invalid_request'],
   ];
-  for (const [what, send, error] of cases) {
+  for (const [what, request, error] of cases) {
     it(`answers ${what} with 400 ${error}`, async () => {
-      const response = await send();
-      expect(response.status).toBe(400);
-      expect(response.headers.get('cache-control')).toBe('no-store');
-      expect(response.json_).toEqual({ error, error_description: expect.any(String) });
+      expectOAuthError(await server.sendRaw('POST', '/auth/token', await request()), error);
     });
   }
 });
@@ -346,43 +328,36 @@ describe('refresh tokens', () => {
   });
 
   it('rotate: a refresh gives new tokens with the same scope, and the old one is refused', async () => {
-    const first = (await exchange(await partner.sign({ scope: 'kyb' }))).json_;
-    const second = await refresh(first.refresh_token);
-    expect(second.status).toBe(200);
-    expect(second.headers.get('cache-control')).toBe('no-store');
-    expect(second.json_).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'kyb' });
-    expect(second.json_.refresh_token).not.toBe(first.refresh_token);
-    expect(second.json_.access_token).not.toBe(first.access_token);
-    const third = await refresh(second.json_.refresh_token);
-    expect(third.status).toBe(200);
-    expect(third.json_.scope).toBe('kyb');
+    const first = await signIn(await partner.sign({ scope: 'kyb' }));
+    const refreshed = await refresh(first.refresh_token);
+    const second = expectStatus(refreshed, 200);
+    expect(refreshed.response.headers.get('cache-control')).toBe('no-store');
+    expect(second).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: 'kyb' });
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(expectStatus(await refresh(second.refresh_token), 200).scope).toBe('kyb');
   });
 
   it('refuses a reused refresh token and revokes the whole sign-in', async () => {
-    const first = (await exchange(await partner.sign())).json_;
-    const second = (await refresh(first.refresh_token)).json_;
-    const reused = await refresh(first.refresh_token);
-    expect(reused.status).toBe(400);
-    expect(reused.json_.error).toBe('invalid_grant');
-    expect(reused.json_.error_description).toMatch(/already been used/);
+    const first = await signIn(await partner.sign());
+    const second = expectStatus(await refresh(first.refresh_token), 200);
+    expect(expectOAuthError(await refresh(first.refresh_token), 'invalid_grant').error_description).toMatch(/already been used/);
     // The newest one was issued to whoever reused the old one, or the other way round: both go.
-    const newest = await refresh(second.refresh_token);
-    expect(newest.json_.error).toBe('invalid_grant');
-    expect(newest.json_.error_description).toMatch(/revoked/);
+    expect(expectOAuthError(await refresh(second.refresh_token), 'invalid_grant').error_description).toMatch(/revoked/);
   });
 
   it('lets exactly one of two simultaneous refreshes with one token through', async () => {
-    const first = (await exchange(await partner.sign())).json_;
+    const first = await signIn(await partner.sign());
     const answers = await Promise.all([refresh(first.refresh_token), refresh(first.refresh_token)]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.map((a) => a.response.status).sort()).toEqual([200, 400]);
   });
 
   it('refuses an unknown refresh token, and an access token used as one', async () => {
-    const tokens = (await exchange(await partner.sign())).json_;
-    expect((await refresh('rt_unknown')).json_.error).toBe('invalid_grant');
-    expect((await refresh(tokens.access_token)).json_.error).toBe('invalid_grant');
+    const tokens = await signIn(await partner.sign());
+    expectOAuthError(await refresh('rt_unknown'), 'invalid_grant');
+    expectOAuthError(await refresh(tokens.access_token), 'invalid_grant');
     // Neither attempt touched the real one.
-    expect((await refresh(tokens.refresh_token)).status).toBe(200);
+    expectStatus(await refresh(tokens.refresh_token), 200);
   });
 });
 

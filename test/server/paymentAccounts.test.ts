@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, type RequestBody } from '../support/api.ts';
 import { expectProblem } from '../support/errors.ts';
 import { submitKyc, withWrongCheckDigit } from '../support/money.ts';
 import { company } from '../support/verification.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { accountEvents, approve, createCustomer, customerClabe, manualClock } from '../support/fixtures.ts';
 
+type AccountRequest = RequestBody<'createPaymentAccount'>;
+type Simulation = RequestBody<'simulatePaymentAccount'>;
 const holder = { accountHolderName: 'María Gómez Martínez', taxId: 'GOMM900101AB3' };
-const bankAccount = (clabe: string, registrationInfo: object | undefined = holder) => ({
+const bankAccount = (clabe: string, registrationInfo: AccountRequest['registrationInfo'] | null = holder): AccountRequest => ({
   kind: 'bankAccount',
   rail: 'spei',
   accountDetails: { clabe, memo: 'Nómina' },
@@ -16,39 +19,45 @@ const bankAccount = (clabe: string, registrationInfo: object | undefined = holde
 describe('payment accounts', () => {
   let server: TestServer;
   const clock = manualClock({ distinctReadings: true });
-  let base: string;
-  const count = async (organizationId: string) =>
-    (await server.call('GET', `/organization/${organizationId}/payment_accounts`)).json_.totalItems as number;
+  const register = (body: AccountRequest, organizationId = server.partnerId) =>
+    server.api.POST('/organization/{organizationId}/payment_account', { params: { path: { organizationId } }, body });
+  /** A body the contract refuses, sent as it is. */
+  const registerRaw = (body: object) => server.sendRaw('POST', `/organization/${server.partnerId}/payment_account`, { body });
+  const get = (id: string, organizationId = server.partnerId) =>
+    server.api.GET('/organization/{organizationId}/payment_account/{id}', { params: { path: { organizationId, id } } });
+  const list = (organizationId: string, query: { pageSize?: number; pageNumber?: number } = {}) =>
+    server.api.GET('/organization/{organizationId}/payment_accounts', { params: { path: { organizationId }, query } });
+  const simulate = (id: string, body: Simulation, organizationId = server.partnerId) =>
+    server.api.POST('/sandbox/organization/{organizationId}/payment_account/{id}/simulate', { params: { path: { organizationId, id } }, body });
+  const count = async (organizationId: string) => expectStatus(await list(organizationId), 200).totalItems;
 
   beforeAll(async () => {
     server = await startTestServer({ clock });
-    base = `/organization/${server.partnerId}`;
   });
   afterAll(() => server.close());
 
   it('register pending, become ready on their own when the rail has verified them, with one event per change', async () => {
     const clabe = customerClabe();
-    const created = await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) });
-    expect(created.status).toBe(201);
-    expect(created.json_).toMatchObject({
+    const created = expectStatus(await register(bankAccount(clabe)), 201);
+    expect(created).toMatchObject({
       organizationId: server.partnerId, kind: 'bankAccount', status: 'pending',
       rails: { spei: { destination: 'pending', minAmount: '1.00', maxAmount: '500000.00' } },
       accountDetails: { clabe, memo: 'Nómina' }, registrationInfo: holder,
     });
-    const id = created.json_.id;
-    expect((await server.call('GET', `${base}/payment_account/${id}`)).json_).toEqual(created.json_);
+    const id = created.id;
+    expect(expectStatus(await get(id), 200)).toEqual(created);
     // Registration itself sends nothing; the jobs do nothing while the rail is still verifying.
     await server.jobs.tick();
     expect(await accountEvents(server, id)).toEqual([]);
 
     clock.advance(1500);
     await server.jobs.tick();
-    const ready = await server.call('GET', `${base}/payment_account/${id}`);
-    expect(ready.json_).toMatchObject({ status: 'ready', rails: { spei: { destination: 'ready' } } });
+    const ready = expectStatus(await get(id), 200);
+    expect(ready).toMatchObject({ status: 'ready', rails: { spei: { destination: 'ready' } } });
     const sent = await accountEvents(server, id);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ event: 'paymentAccountUpdated', organizationId: server.partnerId });
-    expect(sent[0]!.paymentAccount).toEqual(ready.json_);
+    expect(sent[0]!.paymentAccount).toEqual(ready);
     // Another tick changes nothing.
     await server.jobs.tick();
     expect(await accountEvents(server, id)).toHaveLength(1);
@@ -56,10 +65,9 @@ describe('payment accounts', () => {
 
   it('return the account already held with 200 and change nothing', async () => {
     const clabe = customerClabe();
-    const first = await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) });
-    const again = await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe, { accountHolderName: 'Someone Else' }) });
-    expect(again.status).toBe(200);
-    expect(again.json_).toEqual(first.json_);
+    const first = expectStatus(await register(bankAccount(clabe)), 201);
+    const again = expectStatus(await register(bankAccount(clabe, { accountHolderName: 'Someone Else' })), 200);
+    expect(again).toEqual(first);
   });
 
   it('list oldest first, paged', async () => {
@@ -67,98 +75,92 @@ describe('payment accounts', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       clock.advance(10);
-      ids.push((await server.call('POST', `/organization/${customer}/payment_account`, { body: bankAccount(customerClabe()) })).json_.id);
+      ids.push(expectStatus(await register(bankAccount(customerClabe()), customer), 201).id);
     }
-    const page = await server.call('GET', `/organization/${customer}/payment_accounts?pageSize=2&pageNumber=0`);
-    expect(page.json_).toMatchObject({ totalItems: 3, pageSize: 2, pageNumber: 0, totalPages: 2 });
-    expect(page.json_.items.map((a: any) => a.id)).toEqual(ids.slice(0, 2));
-    const last = await server.call('GET', `/organization/${customer}/payment_accounts?pageSize=2&pageNumber=1`);
-    expect(last.json_.items.map((a: any) => a.id)).toEqual(ids.slice(2));
-    expectProblem(await server.call('GET', `/organization/${customer}/payment_accounts?pageSize=0`), 400, 'invalid-request');
+    const page = expectStatus(await list(customer, { pageSize: 2, pageNumber: 0 }), 200);
+    expect(page).toMatchObject({ totalItems: 3, pageSize: 2, pageNumber: 0, totalPages: 2 });
+    expect(page.items.map((a) => a.id)).toEqual(ids.slice(0, 2));
+    const last = expectStatus(await list(customer, { pageSize: 2, pageNumber: 1 }), 200);
+    expect(last.items.map((a) => a.id)).toEqual(ids.slice(2));
+    expectProblem(await list(customer, { pageSize: 0 }), 400, 'invalid-request');
   });
 
   it('refuse a CLABE with a wrong check digit (invalid-request) and store nothing', async () => {
     const before = await count(server.partnerId);
-    const refused = await server.call('POST', `${base}/payment_account`, { body: bankAccount(withWrongCheckDigit(customerClabe())) });
-    expectProblem(refused, 400, 'invalid-request');
-    expect(refused.json_.detail).toMatch(/check digit/);
+    const refused = expectProblem(await register(bankAccount(withWrongCheckDigit(customerClabe()))), 400, 'invalid-request');
+    expect(refused.detail).toMatch(/check digit/);
     expect(await count(server.partnerId)).toBe(before);
   });
 
   it('refuse fields not allowed for the kind (validation-error, with pointers)', async () => {
-    const refused = await server.call('POST', `${base}/payment_account`, {
-      body: { ...bankAccount(customerClabe()), accountDetails: { clabe: customerClabe(), cardNumber: '4111111111111111' } },
-    });
-    expectProblem(refused, 400, 'validation-error');
-    expect(refused.json_.errors).toEqual([expect.objectContaining({ pointer: expect.stringMatching(/^\/accountDetails/) })]);
-    const missing = await server.call('POST', `${base}/payment_account`, { body: { kind: 'bankAccount', rail: 'spei' } });
-    expectProblem(missing, 400, 'validation-error');
+    // A card number in a bank account's details, and a body without its details: bodies the contract forbids.
+    const refused = expectProblem(await registerRaw({ ...bankAccount(customerClabe()), accountDetails: { clabe: customerClabe(), cardNumber: '4111111111111111' } }), 400, 'validation-error');
+    expect(refused.errors).toEqual([expect.objectContaining({ pointer: expect.stringMatching(/^\/accountDetails/) })]);
+    expectProblem(await registerRaw({ kind: 'bankAccount', rail: 'spei' }), 400, 'validation-error');
   });
 
   it('refuse an unknown kind or rail as invalid-request', async () => {
-    expectProblem(await server.call('POST', `${base}/payment_account`, { body: { ...bankAccount(customerClabe()), kind: 'wire' } }), 400, 'invalid-request');
-    expectProblem(await server.call('POST', `${base}/payment_account`, { body: { ...bankAccount(customerClabe()), rail: 'pix' } }), 400, 'invalid-request');
+    // Values the contract's enums do not hold.
+    expectProblem(await registerRaw({ ...bankAccount(customerClabe()), kind: 'wire' }), 400, 'invalid-request');
+    expectProblem(await registerRaw({ ...bankAccount(customerClabe()), rail: 'pix' }), 400, 'invalid-request');
   });
 
   it('refuse debit cards (unsupported)', async () => {
     const before = await count(server.partnerId);
-    expectProblem(await server.call('POST', `${base}/payment_account`, { body: { ...bankAccount(customerClabe()), kind: 'debitCard' } }), 422, 'unsupported');
+    expectProblem(await register({ ...bankAccount(customerClabe()), kind: 'debitCard' }), 422, 'unsupported');
     expect(await count(server.partnerId)).toBe(before);
   });
 
   it('refuse an account another organization holds (payment-account-unavailable)', async () => {
     const clabe = customerClabe();
     const customer = await createCustomer(server);
-    expect((await server.call('POST', `/organization/${customer}/payment_account`, { body: bankAccount(clabe) })).status).toBe(201);
-    const refused = await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) });
-    expectProblem(refused, 409, 'payment-account-unavailable');
+    expectStatus(await register(bankAccount(clabe), customer), 201);
+    expectProblem(await register(bankAccount(clabe)), 409, 'payment-account-unavailable');
   });
 
   it('have one holder when two organizations race to register the same CLABE', async () => {
     const clabe = customerClabe();
     const customer = await createCustomer(server);
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => server.call('POST', `/organization/${i % 2 ? customer : server.partnerId}/payment_account`, { body: bankAccount(clabe) })),
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const organizationId = i % 2 ? customer : server.partnerId;
+        return { organizationId, answer: await register(bankAccount(clabe), organizationId) };
+      }),
     );
-    const winner = responses.find((r) => r.status === 201)!;
-    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const r of responses) {
-      if (r === winner) continue;
-      if (r.url.includes(winner.json_.organizationId)) {
-        expect(r.status).toBe(200);
-        expect(r.json_).toEqual(winner.json_);
-      } else {
-        expectProblem(r, 409, 'payment-account-unavailable');
-      }
+    const created = attempts.filter((a) => a.answer.response.status === 201);
+    expect(created).toHaveLength(1);
+    const winner = expectStatus(created[0]!.answer, 201);
+    for (const { organizationId, answer } of attempts) {
+      if (answer === created[0]!.answer) continue;
+      if (organizationId === winner.organizationId) expect(expectStatus(answer, 200)).toEqual(winner);
+      else expectProblem(answer, 409, 'payment-account-unavailable');
     }
   });
 
   it('refuse registering a disabled account again (payment-account-disabled) until it is enabled', async () => {
     const clabe = customerClabe();
-    const { id } = (await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) })).json_;
-    const disabled = await server.call('POST', `/sandbox${base}/payment_account/${id}/simulate`, { body: { action: 'disable' } });
-    expect(disabled.json_).toMatchObject({ status: 'disabled', rails: { spei: { destination: 'disabled' } } });
-    expectProblem(await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) }), 409, 'payment-account-disabled');
-    const enabled = await server.call('POST', `/sandbox${base}/payment_account/${id}/simulate`, { body: { action: 'enable' } });
-    expect(enabled.json_).toMatchObject({ status: 'pending', rails: { spei: { destination: 'pending' } } });
-    expect((await server.call('POST', `${base}/payment_account`, { body: bankAccount(clabe) })).status).toBe(200);
+    const { id } = expectStatus(await register(bankAccount(clabe)), 201);
+    const disabled = expectStatus(await simulate(id, { action: 'disable' }), 200);
+    expect(disabled).toMatchObject({ status: 'disabled', rails: { spei: { destination: 'disabled' } } });
+    expectProblem(await register(bankAccount(clabe)), 409, 'payment-account-disabled');
+    const enabled = expectStatus(await simulate(id, { action: 'enable' }), 200);
+    expect(enabled).toMatchObject({ status: 'pending', rails: { spei: { destination: 'pending' } } });
+    expectStatus(await register(bankAccount(clabe)), 200);
     // Enabling sends it through the rail's verification again.
     clock.advance(1500);
     await server.jobs.tick();
-    expect((await server.call('GET', `${base}/payment_account/${id}`)).json_.status).toBe('ready');
+    expect(expectStatus(await get(id), 200).status).toBe('ready');
     expect((await accountEvents(server, id)).map((e) => e.paymentAccount.status)).toEqual(['disabled', 'pending', 'ready']);
   });
 
   describe('registration info', () => {
     it('list every field the rail needs and the ones missing (registration-info-required)', async () => {
       const person = await createCustomer(server);
-      const none = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), null as never) });
-      expectProblem(none, 422, 'registration-info-required');
-      expect(none.json_.required).toEqual(['/registrationInfo/accountHolderName', '/registrationInfo/taxId']);
-      expect(none.json_.missing).toEqual(['/registrationInfo/accountHolderName', '/registrationInfo/taxId']);
-      const nameOnly = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María' }) });
-      expectProblem(nameOnly, 422, 'registration-info-required');
-      expect(nameOnly.json_.missing).toEqual(['/registrationInfo/taxId']);
+      const none = expectProblem(await register(bankAccount(customerClabe(), null), person), 422, 'registration-info-required');
+      expect(none.required).toEqual(['/registrationInfo/accountHolderName', '/registrationInfo/taxId']);
+      expect(none.missing).toEqual(['/registrationInfo/accountHolderName', '/registrationInfo/taxId']);
+      const nameOnly = expectProblem(await register(bankAccount(customerClabe(), { accountHolderName: 'María' }), person), 422, 'registration-info-required');
+      expect(nameOnly.missing).toEqual(['/registrationInfo/taxId']);
       expect(await count(person)).toBe(0);
     });
 
@@ -166,23 +168,19 @@ describe('payment accounts', () => {
       const person = await createCustomer(server);
       await submitKyc(server, person, 'GOMM900101AB3');
       const business = await createCustomer(server, { type: 'business' });
-      const kyb = await server.call('PUT', `/organization/${business}/kyb`, { body: company });
-      expect(kyb.ok, kyb.text_).toBe(true);
+      expectStatus(await server.api.PUT('/organization/{organizationId}/kyb', { params: { path: { organizationId: business } }, body: company }), 200);
       const denied = await createCustomer(server);
       await submitKyc(server, denied, 'GOMM900101AB3');
-      expect((await server.call('POST', `/sandbox/organization/${denied}/kyc`, { body: { status: 'denied' } })).status).toBe(200);
+      expectStatus(await server.api.POST('/sandbox/organization/{organizationId}/kyc', { params: { path: { organizationId: denied } }, body: { status: 'denied' } }), 200);
       for (const [organization, submitted] of [[person, 'GOMM900101AB3'], [business, company.taxId], [denied, 'GOMM900101AB3']] as const) {
         // A submitted (or denied) tax id is a claim, not a verified one: it fills nothing in…
-        const omitted = await server.call('POST', `/organization/${organization}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María' }) });
-        expectProblem(omitted, 422, 'registration-info-required');
-        expect(omitted.json_.missing).toEqual(['/registrationInfo/taxId']);
+        const omitted = expectProblem(await register(bankAccount(customerClabe(), { accountHolderName: 'María' }), organization), 422, 'registration-info-required');
+        expect(omitted.missing).toEqual(['/registrationInfo/taxId']);
         expect(await count(organization)).toBe(0);
         // …and refuses nothing: the sent one is registered as sent.
-        const other = await server.call('POST', `/organization/${organization}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }) });
-        expect(other.status, other.text_).toBe(201);
-        expect(other.json_.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'XAXX010101000' });
-        const same = await server.call('POST', `/organization/${organization}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: submitted }) });
-        expect(same.status).toBe(201);
+        const other = expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }), organization), 201);
+        expect(other.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'XAXX010101000' });
+        expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: submitted }), organization), 201);
       }
     });
 
@@ -190,62 +188,54 @@ describe('payment accounts', () => {
       const person = await createCustomer(server);
       await submitKyc(server, person, 'GOMM900101AB3');
       await approve(server, person);
-      const mismatch = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }) });
-      expectProblem(mismatch, 422, 'holder-tax-id-mismatch');
+      expectProblem(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }), person), 422, 'holder-tax-id-mismatch');
       expect(await count(person)).toBe(0);
-      const omitted = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María' }) });
-      expect(omitted.status).toBe(201);
-      expect(omitted.json_.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'GOMM900101AB3' });
-      const same = await server.call('POST', `/organization/${person}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'GOMM900101AB3' }) });
-      expect(same.status).toBe(201);
+      const omitted = expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María' }), person), 201);
+      expect(omitted.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'GOMM900101AB3' });
+      expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'GOMM900101AB3' }), person), 201);
     });
 
     it('use the tax id of the approved KYB for a business, the same way', async () => {
       const business = await createCustomer(server, { type: 'business' });
-      expect((await server.call('PUT', `/organization/${business}/kyb`, { body: company })).ok).toBe(true);
+      expectStatus(await server.api.PUT('/organization/{organizationId}/kyb', { params: { path: { organizationId: business } }, body: company }), 200);
       await approve(server, business);
-      expectProblem(await server.call('POST', `/organization/${business}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: company.legalName, taxId: 'XAXX010101000' }) }), 422, 'holder-tax-id-mismatch');
+      expectProblem(await register(bankAccount(customerClabe(), { accountHolderName: company.legalName, taxId: 'XAXX010101000' }), business), 422, 'holder-tax-id-mismatch');
       expect(await count(business)).toBe(0);
-      const omitted = await server.call('POST', `/organization/${business}/payment_account`, { body: bankAccount(customerClabe(), { accountHolderName: company.legalName }) });
-      expect(omitted.status).toBe(201);
-      expect(omitted.json_.registrationInfo.taxId).toBe(company.taxId);
+      const omitted = expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: company.legalName }), business), 201);
+      expect(omitted.registrationInfo.taxId).toBe(company.taxId);
     });
   });
 
   describe('the rail simulator', () => {
     it('sets one direction, the account status following the rails, with an event per change', async () => {
-      const { id } = (await server.call('POST', `${base}/payment_account`, { body: bankAccount(customerClabe()) })).json_;
-      const path = `/sandbox${base}/payment_account/${id}/simulate`;
-      const source = await server.call('POST', path, { body: { action: 'setRailStatus', rail: 'spei', direction: 'source', status: 'ready' } });
-      expect(source.json_).toMatchObject({ status: 'ready', rails: { spei: { source: 'ready', destination: 'pending' } } });
-      const back = await server.call('POST', path, { body: { action: 'setRailStatus', rail: 'spei', direction: 'source', status: 'pending' } });
-      expect(back.json_.status).toBe('pending');
+      const { id } = expectStatus(await register(bankAccount(customerClabe())), 201);
+      const source = expectStatus(await simulate(id, { action: 'setRailStatus', rail: 'spei', direction: 'source', status: 'ready' }), 200);
+      expect(source).toMatchObject({ status: 'ready', rails: { spei: { source: 'ready', destination: 'pending' } } });
+      const back = expectStatus(await simulate(id, { action: 'setRailStatus', rail: 'spei', direction: 'source', status: 'pending' }), 200);
+      expect(back.status).toBe('pending');
       // The same state again sends nothing.
-      await server.call('POST', path, { body: { action: 'setRailStatus', rail: 'spei', direction: 'source', status: 'pending' } });
+      expectStatus(await simulate(id, { action: 'setRailStatus', rail: 'spei', direction: 'source', status: 'pending' }), 200);
       const sent = await accountEvents(server, id);
-      expect(sent.map((e) => e.paymentAccount)).toEqual([source.json_, back.json_]);
+      expect(sent.map((e) => e.paymentAccount)).toEqual([source, back]);
     });
 
     it('needs rail, direction and status for setRailStatus only (validation-error)', async () => {
-      const { id } = (await server.call('POST', `${base}/payment_account`, { body: bankAccount(customerClabe()) })).json_;
-      const path = `/sandbox${base}/payment_account/${id}/simulate`;
-      const missing = await server.call('POST', path, { body: { action: 'setRailStatus', rail: 'spei' } });
-      expectProblem(missing, 400, 'validation-error');
-      expect(missing.json_.errors.map((e: any) => e.pointer)).toEqual(['/direction', '/status']);
-      const extra = await server.call('POST', path, { body: { action: 'disable', status: 'ready' } });
-      expectProblem(extra, 400, 'validation-error');
-      expect(extra.json_.errors.map((e: any) => e.pointer)).toEqual(['/status']);
-      expect((await server.call('GET', `${base}/payment_account/${id}`)).json_.status).toBe('pending');
+      const { id } = expectStatus(await register(bankAccount(customerClabe())), 201);
+      const missing = expectProblem(await simulate(id, { action: 'setRailStatus', rail: 'spei' }), 400, 'validation-error');
+      expect(missing.errors.map((e) => e.pointer)).toEqual(['/direction', '/status']);
+      const extra = expectProblem(await simulate(id, { action: 'disable', status: 'ready' }), 400, 'validation-error');
+      expect(extra.errors.map((e) => e.pointer)).toEqual(['/status']);
+      expect(expectStatus(await get(id), 200).status).toBe('pending');
     });
   });
 
   it("are not found in another organization's path, nor for organizations the key cannot act for", async () => {
     const customer = await createCustomer(server);
-    const { id } = (await server.call('POST', `/organization/${customer}/payment_account`, { body: bankAccount(customerClabe()) })).json_;
-    expect((await server.call('GET', `/organization/${customer}/payment_account/${id}`)).status).toBe(200);
-    expectProblem(await server.call('GET', `${base}/payment_account/${id}`), 404, 'not-found');
-    expectProblem(await server.call('GET', `/organization/${crypto.randomUUID()}/payment_accounts`), 404, 'not-found');
-    expectProblem(await server.call('POST', `/sandbox${base}/payment_account/${crypto.randomUUID()}/simulate`, { body: { action: 'enable' } }), 404, 'not-found');
+    const { id } = expectStatus(await register(bankAccount(customerClabe()), customer), 201);
+    expectStatus(await get(id, customer), 200);
+    expectProblem(await get(id), 404, 'not-found');
+    expectProblem(await list(crypto.randomUUID()), 404, 'not-found');
+    expectProblem(await simulate(crypto.randomUUID(), { action: 'enable' }), 404, 'not-found');
   });
 });
 
@@ -257,9 +247,12 @@ describe('payment account simulator in production', () => {
   afterAll(() => server.close());
 
   it('is forbidden, and changes nothing', async () => {
-    const { id } = (await server.call('POST', `/organization/${server.partnerId}/payment_account`, { body: bankAccount(customerClabe()) })).json_;
-    const refused = await server.call('POST', `/sandbox/organization/${server.partnerId}/payment_account/${id}/simulate`, { body: { action: 'disable' } });
+    const organizationId = server.partnerId;
+    const { id } = expectStatus(await server.api.POST('/organization/{organizationId}/payment_account', {
+      params: { path: { organizationId } }, body: bankAccount(customerClabe()),
+    }), 201);
+    const refused = await server.api.POST('/sandbox/organization/{organizationId}/payment_account/{id}/simulate', { params: { path: { organizationId, id } }, body: { action: 'disable' } });
     expectProblem(refused, 403, 'forbidden');
-    expect((await server.call('GET', `/organization/${server.partnerId}/payment_account/${id}`)).json_.status).toBe('pending');
+    expect(expectStatus(await server.api.GET('/organization/{organizationId}/payment_account/{id}', { params: { path: { organizationId, id } } }), 200).status).toBe('pending');
   });
 });

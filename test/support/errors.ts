@@ -55,6 +55,17 @@ export function expectSomeProblem(answer: Answer, where?: string) {
   expectProblem(answer, status, type.slice(typePrefix.length), where);
 }
 
+/** `/auth/token`: 400 with the OAuth error (RFC 6749 section 5.2), not stored by any cache. */
+export function expectOAuthError(answer: Answer, error: Schema<'OAuthError'>['error'], where?: string): Schema<'OAuthError'> {
+  const { status, headers, body, where: text } = view(answer);
+  where ??= text;
+  expect(status, where).toBe(400);
+  expect(headers.get('cache-control'), where).toBe('no-store');
+  expect(body, where).toEqual({ error, error_description: expect.any(String) });
+  // Checked just above: the contract's OAuthError.
+  return body as Schema<'OAuthError'>;
+}
+
 /** v1 and lookup: `{"error": "<message>"}` as JSON, nothing else. */
 export function expectPlainError(answer: Answer, status: number, where?: string): Schema<'V1Error'> {
   const { status: actual, headers, body, where: text } = view(answer);

@@ -3,7 +3,8 @@
  * signer keys, a CLABE with a wrong check digit, and a person's KYC submission.
  */
 import { ECDH, generateKeyPairSync, sign } from 'node:crypto';
-import { expect } from 'vitest';
+import type { Schema } from '../../client/index.ts';
+import { expectStatus } from './api.ts';
 import type { TestServer } from './server.ts';
 
 /** The console suites (another change in progress) still import these here. */
@@ -26,7 +27,7 @@ export function signerKeys() {
 }
 
 /** A valid KYC submission of a person, with this tax id. */
-export const kycSubmission = (taxId: string) => ({
+export const kycSubmission = (taxId: string): Schema<'KycRequest'> => ({
   firstName: 'María', lastName: 'Gómez', secondLastName: 'Martínez', birthDate: '1990-01-01', birthCountryIsoCode: 'MX', nationality: 'MX',
   taxId, email: 'maria.gomez@example.com', phone: '+525512345678',
   address: { street: 'Avenida Insurgentes Sur', exteriorNumber: '1602', neighborhood: 'Crédito Constructor', city: 'Ciudad de México', state: 'CDMX', postalCode: '03940', countryIsoCode: 'MX' },
@@ -34,6 +35,5 @@ export const kycSubmission = (taxId: string) => ({
 
 /** Gives a person a submitted KYC with this tax id (`PUT …/kyc`). */
 export async function submitKyc(server: TestServer, organizationId: string, taxId: string) {
-  const submitted = await server.call('PUT', `/organization/${organizationId}/kyc`, { body: kycSubmission(taxId) });
-  expect(submitted.ok, submitted.text_).toBe(true);
+  expectStatus(await server.api.PUT('/organization/{organizationId}/kyc', { params: { path: { organizationId } }, body: kycSubmission(taxId) }), 200);
 }

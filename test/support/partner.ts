@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import type { Schema } from '../../client/index.ts';
+import { expectStatus, type RequestBody } from './api.ts';
 import type { TestServer } from './server.ts';
 
 export const jwtBearer = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -40,11 +42,9 @@ export class Partner {
     return `${this.server.services.config.baseUrl}/auth/token`;
   }
 
-  /** Registers the issuer with the key inline. */
-  async register(keys: JWK[] = [this.key.publicJwk]) {
-    const response = await this.server.call('PUT', '/jwt_issuer', { key: this.apiKey, body: { issuer: this.issuer, jwks: { keys } } });
-    if (response.status !== 200) throw new Error(`register: ${response.status} ${response.text_}`);
-    return response;
+  /** Registers the issuer with the key inline (`putJwtIssuer`), and returns it as the service answers. */
+  async register(keys: JWK[] = [this.key.publicJwk]): Promise<Schema<'JwtIssuer'>> {
+    return expectStatus(await this.server.as(this.apiKey).PUT('/jwt_issuer', { body: { issuer: this.issuer, jwks: { keys: keys.map(contractJwk) } } }), 200);
   }
 
   /** Claims a valid sign-in carries, now by the server's clock. */
@@ -75,6 +75,54 @@ export class Partner {
   }
 }
 
+/**
+ * A public JWK as the contract's `Jwk` holds it: jose types `kty` and `use` as any string, the
+ * contract names the ones it takes, so they are checked here rather than cast.
+ */
+export function contractJwk(jwk: JWK): Schema<'Jwk'> {
+  const { kty, use, ...rest } = jwk;
+  if (!isContractKty(kty)) throw new Error(`a JWK of kty ${kty} is not one the contract takes`);
+  if (use !== undefined && use !== 'sig') throw new Error(`a JWK for use ${use} is not one the contract takes`);
+  return { ...rest, kty, ...(use === undefined ? {} : { use: 'sig' as const }) };
+}
+
+const isContractKty = (kty: string | undefined): kty is Schema<'Jwk'>['kty'] => kty === 'RSA' || kty === 'EC' || kty === 'OKP';
+
+/**
+ * `POST /auth/token` (`createToken`) through the typed client, form-urlencoded as RFC 6749
+ * section 4.1.3 says (or JSON, which the contract also takes). Its answer is the token
+ * response or the OAuth error, as the contract types them.
+ */
+export function requestToken(server: TestServer, body: RequestBody<'createToken'>, options: { json?: boolean } = {}) {
+  const api = server.as(null);
+  if (options.json) return api.POST('/auth/token', { body });
+  return api.POST('/auth/token', {
+    body,
+    bodySerializer: (fields) => new URLSearchParams(Object.entries(fields)).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+/** A body as `application/x-www-form-urlencoded`, as a browser posts a form. */
+const formEncoded = (fields: object) => new URLSearchParams(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+
+/**
+ * `POST /auth/launch` (`launchSession`) as a browser posts it, a form, through the typed
+ * client: its answer is the HTML page, as text (`data` when 200, `error` otherwise).
+ */
+export function launchSession(server: TestServer, body: RequestBody<'launchSession'>, o: { headers?: Record<string, string>; origin?: string } = {}) {
+  return server.as(null).POST('/auth/launch', {
+    params: { query: o.origin === undefined ? {} : { origin: o.origin } },
+    body,
+    bodySerializer: formEncoded,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...o.headers },
+    parseAs: 'text',
+  });
+}
+
+/** The session cookie a launch set (`ramp_session=…`), as a browser sends it back. */
+export const sessionCookie = (answer: { response: Response }) => answer.response.headers.get('set-cookie')?.split(';')[0];
+
 /** A hand-made JWT with any header and signature (for `alg: none`, HMAC, …). */
 export function rawJwt(header: Record<string, unknown>, claims: Claims, signature: Buffer | string = ''): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -82,7 +130,10 @@ export function rawJwt(header: Record<string, unknown>, claims: Claims, signatur
   return `${part(header)}.${part(claims)}.${sig}`;
 }
 
-/** POST /auth/token, form-urlencoded as RFC 6749 says (or JSON). */
+/**
+ * POST /auth/token with any fields, form-urlencoded as RFC 6749 says (or JSON): for requests
+ * the contract refuses. A well-formed request goes through `requestToken`.
+ */
 export async function tokenRequest(server: TestServer, fields: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
   if (options.json) return server.call('POST', '/auth/token', { key: null, body: fields, headers: options.headers });
   return server.call('POST', '/auth/token', {

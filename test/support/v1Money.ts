@@ -3,9 +3,9 @@
  * outbox's v1 events, are in fixtures.ts): addresses, wallets, bank accounts, row counts.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { expect } from 'vitest';
 import { makeClabe } from '../../server/shared/clabe.ts';
 import { base58 } from '../../server/shared/world.ts';
+import { expectStatus, type RequestBody } from './api.ts';
 import type { TestServer } from './server.ts';
 
 export const newClabe = (bank = '012') => makeClabe(bank, '180', String(randomInt(0, 1e11)).padStart(11, '0'));
@@ -16,27 +16,24 @@ export const stellarAddress = 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNV
 /** A fresh valid Solana address (32 random bytes, with a non-zero first byte so it is 43 or 44 characters). */
 export const randomSolanaAddress = () => base58(Buffer.concat([Buffer.from([1 + randomInt(255)]), randomBytes(31)]));
 
+/** A wallet of a customer (`v1CreateWallet`). */
 export async function createWallet(server: TestServer, customerId: string, custody: 'external' | 'embedded' = 'external', blockchain: 'solana' | 'stellar' = 'solana', key?: string) {
-  const body =
+  const body: RequestBody<'v1CreateWallet'> =
     custody === 'external'
       ? { customerId, custody, blockchain, address: blockchain === 'solana' ? solanaAddress : stellarAddress }
       : { customerId, custody, blockchain, signerPublicKey };
-  const response = await server.call('POST', '/ramp/wallet', { body, ...(key ? { key } : {}) });
-  expect(response.status, response.text_).toBe(201);
-  return response.json_;
+  return expectStatus(await (key ? server.as(key) : server.api).POST('/ramp/wallet', { body }), 201);
 }
 
 /** A bank account, made usable (active and compliant) unless `usable: false`. */
 export async function createBankAccount(server: TestServer, customerId: string, o: { usable?: boolean; key?: string } = {}) {
-  const response = await server.call('POST', '/ramp/bank-account', { body: { customerId, clabe: newClabe(), currency: 'MXN' }, ...(o.key ? { key: o.key } : {}) });
-  expect(response.status, response.text_).toBe(201);
-  if (o.usable === false) return response.json_;
-  const active = await server.call('POST', `/sandbox/ramp/bank-account/${response.json_.internalAccountId}/status`, {
+  const api = o.key ? server.as(o.key) : server.api;
+  const created = expectStatus(await api.POST('/ramp/bank-account', { body: { customerId, clabe: newClabe(), currency: 'MXN' } }), 201);
+  if (o.usable === false) return created;
+  return expectStatus(await api.POST('/sandbox/ramp/bank-account/{id}/status', {
+    params: { path: { id: created.internalAccountId } },
     body: { status: 'bank_account_active', compliant: true },
-    ...(o.key ? { key: o.key } : {}),
-  });
-  expect(active.status, active.text_).toBe(200);
-  return active.json_;
+  }), 200);
 }
 
 /** How many rows a table holds: a refused request must not change it. */

@@ -1,8 +1,9 @@
 /** Fixtures and probes shared by the verification suites (test/server/verification*.test.ts). */
 import { expect } from 'vitest';
+import type { Schema } from '../../client/index.ts';
 import type { TestServer } from './server.ts';
 
-export const person = {
+export const person: Schema<'KycRequest'> = {
   firstName: 'María',
   lastName: 'Gómez',
   birthDate: '1990-01-01',
@@ -14,7 +15,7 @@ export const person = {
   address: { street: 'Avenida Insurgentes Sur', exteriorNumber: '1602', city: 'Ciudad de México', state: 'CDMX', postalCode: '03940', countryIsoCode: 'MX' },
 };
 
-export const v1Person = {
+export const v1Person: Schema<'V1SubmitKycRequest'> = {
   firstName: 'María Fernanda',
   lastName: 'López',
   birthDate: '1990-07-15',
@@ -26,7 +27,7 @@ export const v1Person = {
   address: { street: 'Avenida Paseo de la Reforma', exteriorNumber: '222', city: 'Ciudad de México', state: 'CDMX', postalCode: '06600', countryIsoCode: 'MX' },
 };
 
-export const company = {
+export const company: Schema<'KybRequest'> = {
   legalName: 'Tacos El Güero SA de CV',
   taxId: 'TEG150312QX7',
   incorporationCountryIsoCode: 'MX',
