@@ -19,7 +19,7 @@ let bob: string;
 /** Creation times and ids of what was made, per list. */
 const made: Record<'orders' | 'wallets' | 'bank-accounts' | 'swaps', { id: string; customerId: string; createdAt: string }[]> = { orders: [], wallets: [], 'bank-accounts': [], swaps: [] };
 
-type Item = Schema<'V1Order'> | Schema<'V1Wallet'> | Schema<'V1BankAccount'>;
+type Item = Schema<'V1Order'> | Schema<'V1Wallet'> | Schema<'V1BankAccount'> | Schema<'V1Swap'>;
 const idOf = (item: Item) => ('internalAccountId' in item ? item.internalAccountId : item.id);
 /** A bank account names its holder `organizationId`; orders and wallets name it `customerId`. */
 const ownerOf = (item: Item) => ('customerId' in item ? item.customerId : item.organizationId);
@@ -62,9 +62,8 @@ beforeAll(async () => {
     const order = expectStatus(await server.api.POST('/ramp/order', { body: { customerId, type: 'onramp', sourceAmount: `${100 + i}.00`, walletId: wallet.id, token: 'CETES' } }), 201);
     made.orders.push({ id: order.id, customerId, createdAt: order.createdAt });
     clock.advance(60_000);
-    const swap = await server.call('POST', '/ramp/swap', { body: { customerId, walletId: wallet.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: `${10 + i}` } });
-    expect(swap.status, swap.text_).toBe(201);
-    made.swaps.push({ id: swap.json_.id, customerId, createdAt: swap.json_.createdAt });
+    const swap = expectStatus(await server.api.POST('/ramp/swap', { body: { customerId, walletId: wallet.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: `${10 + i}` } }), 201);
+    made.swaps.push({ id: swap.id, customerId, createdAt: swap.createdAt });
   }
 });
 afterAll(() => server.close());
@@ -177,40 +176,41 @@ describe.each(['orders', 'wallets', 'bank-accounts'] as const)('POST /ramp/%s', 
 describe('POST /ramp/customer/{customer_id}/swaps', () => {
   const path = (customer: string) => `/ramp/customer/${customer}/swaps`;
   const swapsOf = (customer: string) => made.swaps.filter((m) => m.customerId === customer);
+  const swaps = (customerId: string, body?: ListBody, query: PageQuery = {}, api: Api = server.api) =>
+    api.POST('/ramp/customer/{customer_id}/swaps', { params: { path: { customer_id: customerId }, query }, ...withBody(body) });
 
   it('answers the customer\'s swaps, oldest first, each as GET /ramp/swap/{id} shows it', async () => {
-    for (const options of [{}, { body: {} }]) {
-      const response = await server.call('POST', path(alice), options);
-      expect(response.status).toBe(200);
-      expect(response.json_).toMatchObject({ pageNumber: 0, pageSize: 30, totalItems: swapsOf(alice).length, totalPages: 1, next: null });
-      expect(response.json_.items.map(idOf)).toEqual(swapsOf(alice).map((m) => m.id));
+    for (const body of [undefined, {}]) {
+      const page = expectStatus(await swaps(alice, body), 200);
+      expect(page).toMatchObject({ pageNumber: 0, pageSize: 30, totalItems: swapsOf(alice).length, totalPages: 1, next: null });
+      expect(page.items.map(idOf)).toEqual(swapsOf(alice).map((m) => m.id));
     }
-    const [first] = (await server.call('POST', path(bob), { body: {} })).json_.items;
-    expect(first).toEqual((await server.call('GET', `/ramp/swap/${first.id}`)).json_);
+    const [first] = expectStatus(await swaps(bob, {}), 200).items;
+    expect(first).toEqual(expectStatus(await server.api.GET('/ramp/swap/{id}', { params: { path: { id: first!.id } } }), 200));
   });
 
   it('pages with a next link on the base URL, and keeps swaps created after fromDate and at or before toDate', async () => {
     const alices = swapsOf(alice);
-    const first = await server.call('POST', path(alice), { body: { pageSize: 2 } });
-    expect(first.json_).toMatchObject({ totalItems: alices.length, totalPages: Math.ceil(alices.length / 2), next: `${baseUrl}${path(alice)}?pageNumber=1&pageSize=2` });
-    const second = await follow(first.json_.next, { pageSize: 2 });
-    expect([...first.json_.items, ...second.json_.items].map(idOf)).toEqual(alices.slice(0, 4).map((m) => m.id));
-    const filtered = await server.call('POST', path(alice), { body: { filters: { fromDate: alices[0]!.createdAt, toDate: alices[2]!.createdAt } } });
-    expect(filtered.json_.items.map(idOf)).toEqual(alices.slice(1, 3).map((m) => m.id));
-    expect(filtered.json_.totalItems).toBe(2);
+    const first = expectStatus(await swaps(alice, { pageSize: 2 }), 200);
+    expect(first).toMatchObject({ totalItems: alices.length, totalPages: Math.ceil(alices.length / 2), next: `${baseUrl}${path(alice)}?pageNumber=1&pageSize=2` });
+    const { path: linked, query } = link(first.next!);
+    expect(linked).toBe(path(alice));
+    const second = expectStatus(await swaps(alice, { pageSize: 2 }, query), 200);
+    expect([...first.items, ...second.items].map(idOf)).toEqual(alices.slice(0, 4).map((m) => m.id));
+    const filtered = expectStatus(await swaps(alice, { filters: { fromDate: alices[0]!.createdAt, toDate: alices[2]!.createdAt } }), 200);
+    expect(filtered.items.map(idOf)).toEqual(alices.slice(1, 3).map((m) => m.id));
+    expect(filtered.totalItems).toBe(2);
   });
 
   it('refuses pageSize out of range with v1.yaml\'s message, and malformed JSON', async () => {
-    expect((await server.call('POST', path(alice), { body: { pageSize: 101 } })).json_).toEqual({ error: 'You can only request 100 items at a time' });
-    expectPlainError(await server.call('POST', path(alice), { raw: '{"pageSize":', headers: { 'Content-Type': 'application/json' } }), 400);
+    expect(expectPlainError(await swaps(alice, { pageSize: 101 }), 400)).toEqual({ error: 'You can only request 100 items at a time' });
+    expectPlainError(await server.sendRaw('POST', path(alice), { raw: '{"pageSize":', headers: { 'Content-Type': 'application/json' } }), 400);
   });
 
   it('answers 404 in the v1 shape for a customer who is not a direct child of the key\'s organization', async () => {
     const other = await otherPartner(server);
-    for (const [customer, key] of [[crypto.randomUUID(), undefined], [alice, other.key], [server.partnerId, undefined]] as const) {
-      const response = await server.call('POST', path(customer), { body: {}, ...(key ? { key } : {}) });
-      expect(response.status).toBe(404);
-      expect(response.json_).toEqual({ error: 'Customer not found' });
+    for (const [customer, api] of [[crypto.randomUUID(), server.api], [alice, server.as(other.key)], [server.partnerId, server.api]] as const) {
+      expect(expectPlainError(await swaps(customer, {}, {}, api), 404, customer)).toEqual({ error: 'Customer not found' });
     }
   });
 });
