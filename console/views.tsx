@@ -1,7 +1,7 @@
 /** The console's pages. Every read and every button is one documented operation, through @ramp/client. */
 import { useEffect, useState } from 'preact/hooks';
 import { everyValueOf } from '../server/shared/contractEnums.ts';
-import { orderActions, type OrderAction } from '../server/features/orders/machine.ts';
+import { orderSimulationApplies } from '../server/features/orders/machine.ts';
 import { canMoveBankAccount, v1BankAccountStatuses, type V1BankAccountStatus } from '../server/features/v1/bankAccounts/machine.ts';
 import { v1OrderSimulationApplies } from '../server/features/v1/orders/machine.ts';
 import { v1SwapSimulationApplies } from '../server/features/v1/swaps/machine.ts';
@@ -691,13 +691,8 @@ function V1BankAccounts({ customerId }: { customerId: string }) {
 
 // ─── Orders ───────────────────────────────────────────────────────────────────────────────
 
-/** The simulations the service's order rules allow from a status (the table of simulateOrder). */
-function applies(order: Schema<'Order'>, action: OrderSimulation | 'deposit'): boolean {
-  if (action === 'deposit') return order.type === 'onramp' && order.status === 'created';
-  if (action === 'confirmSourceFunds' && order.type === 'onramp') return false;
-  if (action === 'replaceFundingInstructions') return order.status === 'created';
-  return orderActions[action as OrderAction].from.includes(order.status);
-}
+/** The simulators that apply to the order (the table simulateDeposit and simulateOrder refuse through). */
+const applies = (order: Schema<'Order'>, action: OrderSimulation | 'deposit') => orderSimulationApplies(order.type, order.status, action);
 
 export function OrderPage({ organizationId, orderId }: { organizationId: string; orderId: string }) {
   const { ramp, version } = useSession();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, finalStatuses, orderActions, orderStatuses, transition, type OrderAction, type OrderStatus } from '../../server/features/orders/machine.ts';
+import { canTransition, finalStatuses, orderActions, orderSimulationApplies, orderSimulations, orderStatuses, transition, type OrderAction, type OrderStatus } from '../../server/features/orders/machine.ts';
 import { Problem } from '../../server/shared/problems.ts';
 
 /** The v2 order transitions, written out once more by hand: every pair not listed is illegal. */
@@ -49,5 +49,23 @@ describe('v2 order state machine', () => {
     const reached = new Set((Object.keys(orderActions) as OrderAction[]).flatMap((a) => orderActions[a].from.map((f) => `${f}→${orderActions[a].to}`)));
     const expected = new Set(pairs.filter(([f, t]) => legal[f].includes(t)).map(([f, t]) => `${f}→${t}`));
     expect(reached).toEqual(expected);
+  });
+});
+
+describe('where the order simulators apply (simulateDeposit, simulateOrder; the console offers the same)', () => {
+  const types = ['onramp', 'offramp', 'swap'] as const;
+  const where = (simulation: keyof typeof orderSimulations) =>
+    types.flatMap((type) => orderStatuses.filter((status) => orderSimulationApplies(type, status, simulation)).map((status) => `${type} ${status}`));
+
+  it('a deposit funds a created onramp only; confirmSourceFunds a created offramp or swap', () => {
+    expect(where('deposit')).toEqual(['onramp created']);
+    expect(where('confirmSourceFunds')).toEqual(['offramp created', 'swap created']);
+  });
+
+  it('replaceFundingInstructions, changing no status, applies to created orders; the others from their move', () => {
+    expect(where('replaceFundingInstructions')).toEqual(types.map((type) => `${type} created`));
+    for (const simulation of ['deliver', 'makeClaimable', 'completeClaim', 'fail', 'expireFunding', 'refund'] as const) {
+      expect(where(simulation), simulation).toEqual(types.flatMap((type) => orderActions[simulation].from.map((status) => `${type} ${status}`)));
+    }
   });
 });

@@ -73,4 +73,32 @@ export function transition(from: OrderStatus, action: OrderAction): OrderStatus 
   throw new Problem(refusalSlug[action] ?? 'conflict', `${action} is not allowed from ${from}; it needs a ${decision.needs.join(' or ')} order.`);
 }
 
+type OrderType = components['schemas']['OrderType'];
+export type OrderSimulation = components['schemas']['SimulateOrderRequest']['action'];
+
+/**
+ * Where each sandbox simulator of an order applies: `deposit` (simulateDeposit) and the actions
+ * of simulateOrder, by the order types it serves (every type when none is named) and the statuses it starts from (a move's
+ * `from`; replaceFundingInstructions changes no status and needs a created order). The
+ * simulators refuse through this table and the sandbox console offers a button where it applies.
+ */
+export const orderSimulations: Record<OrderSimulation | 'deposit', { types?: readonly OrderType[]; from: readonly OrderStatus[] }> = {
+  deposit: { types: ['onramp'], from: orderActions.deposit.from },
+  confirmSourceFunds: { types: ['offramp', 'swap'], from: orderActions.confirmSourceFunds.from },
+  deliver: { from: orderActions.deliver.from },
+  makeClaimable: { from: orderActions.makeClaimable.from },
+  completeClaim: { from: orderActions.completeClaim.from },
+  fail: { from: orderActions.fail.from },
+  expireFunding: { from: orderActions.expireFunding.from },
+  refund: { from: orderActions.refund.from },
+  replaceFundingInstructions: { from: ['created'] },
+};
+
+/** Whether a simulator serves orders of `type` (whatever their status). */
+export const orderSimulationServes = (type: OrderType, simulation: OrderSimulation | 'deposit') => orderSimulations[simulation].types?.includes(type) ?? true;
+
+/** Whether a simulator applies to an order of `type` in `status`. */
+export const orderSimulationApplies = (type: OrderType, status: OrderStatus, simulation: OrderSimulation | 'deposit') =>
+  orderSimulationServes(type, simulation) && orderSimulations[simulation].from.includes(status);
+
 export const isOrderStatus = (value: string): value is OrderStatus => (orderStatuses as readonly string[]).includes(value);
