@@ -8,9 +8,10 @@
  *
  *   node scripts/build-console.mjs [--force] [--verbose]
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { recordInputs, upToDate } from './build-inputs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const outdir = join(root, 'dist', 'console');
@@ -18,21 +19,11 @@ const manifestFile = join(outdir, 'manifest.json');
 const inputsFile = join(outdir, 'inputs.json');
 const verbose = process.argv.includes('--verbose');
 
-/** The build is current when its manifest is newer than each of its inputs, this script and package.json. */
-function upToDate() {
-  if (process.argv.includes('--force') || !existsSync(manifestFile) || !existsSync(inputsFile)) return false;
-  try {
-    const built = statSync(manifestFile).mtimeMs;
-    const inputs = [...JSON.parse(readFileSync(inputsFile, 'utf8')), 'scripts/build-console.mjs', 'package.json', 'package-lock.json'];
-    return inputs.every((file) => statSync(join(root, file)).mtimeMs < built);
-  } catch {
-    return false;
-  }
-}
+const isUpToDate = () => upToDate(manifestFile, inputsFile, import.meta.filename);
 
 /** Builds unless up to date; answers the manifest. */
 export async function buildConsole() {
-  if (upToDate()) {
+  if (isUpToDate()) {
     if (verbose) process.stderr.write('dist/console is up to date\n');
     return JSON.parse(readFileSync(manifestFile, 'utf8'));
   }
@@ -58,7 +49,7 @@ export async function buildConsole() {
   const manifest = { script: outputs.find((f) => f.endsWith('.js')), style: outputs.find((f) => f.endsWith('.css')) };
   // Older builds' files go: the manifest names the only ones served.
   for (const file of readdirSync(outdir)) if (file !== manifest.script && file !== manifest.style && file !== 'manifest.json' && file !== 'inputs.json') rmSync(join(outdir, file));
-  writeFileSync(inputsFile, `${JSON.stringify(Object.keys(result.metafile.inputs))}\n`);
+  recordInputs(inputsFile, result);
   writeFileSync(manifestFile, `${JSON.stringify(manifest)}\n`);
   if (verbose) process.stderr.write(`dist/console built in ${Math.round(performance.now() - started)} ms (${manifest.script}, ${manifest.style})\n`);
   return manifest;

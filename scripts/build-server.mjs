@@ -15,11 +15,12 @@
  *
  *   node scripts/build-server.mjs [--force] [--verbose]
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { recordInputs, upToDate } from './build-inputs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const outfile = join(root, 'dist', 'server.js');
@@ -27,17 +28,7 @@ const inputsFile = join(root, 'dist', 'server.inputs.json');
 const bundled = ['kysely', 'jose'];
 const verbose = process.argv.includes('--verbose');
 
-/** The bundle is current when it is newer than each of its inputs, this script and package.json. */
-function upToDate() {
-  if (process.argv.includes('--force') || !existsSync(outfile) || !existsSync(inputsFile)) return false;
-  try {
-    const built = statSync(outfile).mtimeMs;
-    const inputs = [...JSON.parse(readFileSync(inputsFile, 'utf8')), 'scripts/build-server.mjs', 'package.json', 'package-lock.json'];
-    return inputs.every((file) => statSync(join(root, file)).mtimeMs < built);
-  } catch {
-    return false;
-  }
-}
+const isUpToDate = () => upToDate(outfile, inputsFile, import.meta.filename);
 
 /**
  * A module finds its files next to itself (`join(import.meta.dirname, '..', 'data', …)`);
@@ -64,7 +55,7 @@ const packageJson = {
   },
 };
 
-if (upToDate()) {
+if (isUpToDate()) {
   if (verbose) process.stderr.write('dist/server.js is up to date\n');
 } else {
   const started = performance.now();
@@ -85,6 +76,6 @@ if (upToDate()) {
     logLevel: 'warning',
     plugins: [ownDirname, packageJson],
   });
-  writeFileSync(inputsFile, `${JSON.stringify(Object.keys(result.metafile.inputs))}\n`);
+  recordInputs(inputsFile, result);
   if (verbose) process.stderr.write(`dist/server.js built in ${Math.round(performance.now() - started)} ms\n`);
 }
