@@ -12,7 +12,8 @@ import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
 import { surfaceOf } from '../../server/http/errors.ts';
 import { deref, type Json } from '../support/documents.ts';
-import { expectPlainError, expectProblem, expectSomeProblem, slugOf } from '../support/errors.ts';
+import type { RawAnswer } from '../support/api.ts';
+import { expectPlainError, expectProblem, expectSomeProblem, expectV1ValidationError } from '../support/errors.ts';
 import { rawRequest } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -97,8 +98,11 @@ function pathOf(o: ContractOperation, server: TestServer, ids?: 'unknown' | 'mal
   });
 }
 
+/** Whether a v1 error body lists its fields (V1ValidationError, server/http/submissionErrors.ts). */
+const listsFields = (json: unknown) => typeof json === 'object' && json !== null && 'details' in json;
+
 /** The surface's error format (each document's Errors section). */
-function expectFormat(o: ContractOperation, response: Awaited<ReturnType<TestServer['call']>>, where: string) {
+function expectFormat(o: ContractOperation, response: RawAnswer, where: string) {
   const surface = surfaceOf(o.path);
   if (documentedMediaTypes(o, response.status).every((type) => type === 'text/html')) {
     // The sign-in page answers its errors as a page.
@@ -107,10 +111,9 @@ function expectFormat(o: ContractOperation, response: Awaited<ReturnType<TestSer
     expectSomeProblem(response, where);
   } else if (surface === 'auth') {
     expect(response.json_, where).toMatchObject({ error: expect.any(String), error_description: expect.any(String) });
-  } else if (o.operationId === 'v1SubmitCustomerKyc' && response.json_ && 'details' in response.json_) {
+  } else if (o.operationId === 'v1SubmitCustomerKyc' && listsFields(response.json_)) {
     // The v1 KYC submission lists what is wrong in its body (server/http/submissionErrors.ts).
-    expect(response.json_, where).toEqual({ error: expect.any(String), details: expect.any(Array) });
-    for (const detail of response.json_.details) expect(detail, where).toEqual({ field: expect.any(String), message: expect.any(String) });
+    expectV1ValidationError(response, response.status, where);
   } else {
     expectPlainError(response, response.status, where);
   }
@@ -129,7 +132,8 @@ describe('documented errors a request alone causes, on every operation that docu
       expect(operations.length).toBeGreaterThan(0);
       for (const o of operations) {
         const { query, ...request } = c.request(o);
-        const response = await server.call(o.method.toUpperCase(), pathOf(o, server, c.ids) + (query ? `?${query}` : ''), request);
+        // Requests the contract refuses, to every operation by its method and path as written: only sendRaw sends them.
+        const response = await server.sendRaw(o.method.toUpperCase(), pathOf(o, server, c.ids) + (query ? `?${query}` : ''), request);
         const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${response.text_.slice(0, 300)}`;
         expect(response.status, where).toBe(c.status);
         expectFormat(o, response, where);
@@ -144,8 +148,8 @@ describe('documented errors a request alone causes, on every operation that docu
       expect(reads.length).toBeGreaterThan(10);
       for (const o of reads) {
         // The limit counts every read of the organization in a window: a few reads pass it.
-        let response: Awaited<ReturnType<TestServer['call']>> | undefined;
-        for (let i = 0; i < 6 && response?.status !== 429; i++) response = await limited.call('GET', pathOf(o, limited));
+        let response: RawAnswer | undefined;
+        for (let i = 0; i < 6 && response?.status !== 429; i++) response = await limited.sendRaw('GET', pathOf(o, limited));
         const where = `${o.operationId} (GET ${o.path}): ${response!.text_.slice(0, 300)}`;
         expect(response!.status, where).toBe(429);
         expect(Number(response!.headers.get('retry-after')), where).toBeGreaterThan(0);
@@ -193,7 +197,7 @@ const parametersIn = (o: ContractOperation, place: 'query' | 'path') =>
  * A 400 in the surface's documented format; where the refusal is the text rule's (not the
  * schema's, which sees some parameters first), it says why, and in a v2 body where.
  */
-function expectTextRefused(o: ContractOperation, response: Awaited<ReturnType<TestServer['call']>>, where: string, reason: RegExp | undefined, pointer?: string) {
+function expectTextRefused(o: ContractOperation, response: RawAnswer, where: string, reason: RegExp | undefined, pointer?: string) {
   expect(documents(o, 400), `${o.operationId} documents a 400`).toBe(true);
   expect(response.status, where).toBe(400);
   expectFormat(o, response, where);
@@ -203,18 +207,16 @@ function expectTextRefused(o: ContractOperation, response: Awaited<ReturnType<Te
     expect(response.text_, where).toMatch(/<meta name="(oauth|app)-error" content="invalid_request">/);
     expect(response.text_, where).toMatch(reason);
   } else if (surface === 'v2' && pointer !== undefined) {
-    expectProblem(response, 400, 'validation-error', where);
-    expect(response.json_.errors, where).toEqual([{ pointer, detail: expect.stringMatching(reason) }]);
+    expect(expectProblem(response, 400, 'validation-error', where).errors, where).toEqual([{ pointer, detail: expect.stringMatching(reason) }]);
   } else if (surface === 'v2') {
-    expect(slugOf(response), where).toBe('invalid-request');
-    expect(response.json_.detail, where).toMatch(reason);
+    expect(expectProblem(response, 400, 'invalid-request', where).detail, where).toMatch(reason);
   } else if (surface === 'auth') {
     expect(response.json_, where).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(reason) });
-  } else if (response.json_.details) {
+  } else if (listsFields(response.json_)) {
     // The v1 KYC submission lists its fields (server/http/submissionErrors.ts).
-    expect(response.json_.details, where).toEqual([{ field: expect.any(String), message: expect.stringMatching(reason) }]);
+    expect(expectV1ValidationError(response, 400, where).details, where).toEqual([{ field: expect.any(String), message: expect.stringMatching(reason) }]);
   } else {
-    expect(response.json_.error, where).toMatch(reason);
+    expect(expectPlainError(response, 400, where).error, where).toMatch(reason);
   }
 }
 
@@ -225,7 +227,7 @@ describe('every string a request carries is well-formed Unicode without NUL, on 
   });
   afterAll(() => server?.close());
   const call = (o: ContractOperation, path: string, request: { headers?: Record<string, string>; raw?: string } = {}) =>
-    server.call(o.method.toUpperCase(), path, { ...request, ...(o.isPublic ? { key: null } : {}) });
+    server.sendRaw(o.method.toUpperCase(), path, { ...request, ...(o.isPublic ? { key: null } : {}) });
 
   for (const refused of refusedStrings) {
     const operations = contract.operations.filter(takesJson);
@@ -286,7 +288,8 @@ async function bodyless(server: TestServer, o: ContractOperation, path: string, 
   const body = Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8');
   let parsed: unknown;
   try { parsed = JSON.parse(body); } catch { parsed = undefined; }
-  return Object.assign(new Response(null, { status: Number(statusLine.split(' ')[1]), headers: lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]) }), { json_: parsed as any, text_: body });
+  const response = new Response(null, { status: Number(statusLine.split(' ')[1]), headers: lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]) });
+  return Object.assign(response, { json_: parsed, text_: body }) satisfies RawAnswer;
 }
 
 describe('a request with no body is one with an empty body, on every operation that takes one', () => {

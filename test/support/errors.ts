@@ -77,3 +77,20 @@ export function expectPlainError(answer: Answer, status: number, where?: string)
   // Checked just above: `{"error": "<message>"}`.
   return body as Schema<'V1Error'>;
 }
+
+/**
+ * v1's field-by-field refusal (the contract's V1ValidationError, e.g. `v1SubmitCustomerKyc`'s
+ * 400): `{"error": "<message>", "details": [{"field", "message"}, …]}` with at least one field.
+ */
+export function expectV1ValidationError(answer: Answer, status: number, where?: string): Schema<'V1ValidationError'> {
+  const { status: actual, headers, body, where: text } = view(answer);
+  where ??= text;
+  expect(actual, where).toBe(status);
+  expect(headers.get('content-type'), where).toMatch(/^application\/json/);
+  expect(body, where).toEqual({ error: expect.any(String), details: expect.any(Array) });
+  const { details } = body as { details: unknown[] };
+  expect(details.length, where).toBeGreaterThan(0);
+  for (const detail of details) expect(detail, where).toEqual({ field: expect.any(String), message: expect.any(String) });
+  // Checked just above: the contract's V1ValidationError.
+  return body as Schema<'V1ValidationError'>;
+}
