@@ -5,8 +5,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components, paths } from '../../client/index.ts';
 import { loadContract } from '../../server/shared/contract.ts';
-import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
+import { expectStatus, type RequestBody } from '../support/api.ts';
+import { expectOAuthError } from '../support/errors.ts';
+import { htmlPage, jwtBearer, launchSession, Partner, requestToken } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -21,16 +24,41 @@ afterAll(async () => {
   await server?.close();
 });
 
-const launch = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  server.call('POST', '/auth/launch', {
-    key: null,
-    raw: new URLSearchParams(fields).toString(),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
-  });
-const launchJwt = async (target: string, claims: Record<string, unknown> = {}, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+type LaunchRequest = RequestBody<'launchSession'>;
+type Page = Response & { text_: string };
+
+/** `POST /auth/launch` as a browser posts its form (`launchSession`), read as a page. */
+const launch = async (body: LaunchRequest, headers: Record<string, string> = {}, origin?: string) =>
+  htmlPage(await launchSession(server, body, { headers, ...(origin === undefined ? {} : { origin }) }));
+/** The same launch as JSON, which the contract also takes (on `server` unless told). */
+const launchJson = async (body: LaunchRequest, o: { origin?: string; on?: TestServer } = {}) =>
+  htmlPage(await (o.on ?? server).as(null).POST('/auth/launch', { params: { query: o.origin === undefined ? {} : { origin: o.origin } }, body, parseAs: 'text' }));
+/** A form the contract's LaunchRequest refuses (an unknown grant, a field missing): only sendRaw sends it. */
+const launchRaw = (fields: Record<string, string>) =>
+  server.sendRaw('POST', '/auth/launch', { key: null, raw: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+const launchJwt = async (target: string, claims: Record<string, unknown> = {}, extra: { return_url?: string } = {}, headers: Record<string, string> = {}) =>
   launch({ grant_type: jwtBearer, assertion: await partner.sign(claims), target, ...extra }, headers);
+/** The tokens of a sign-in at `POST /auth/token` that must succeed. */
+const signIn = async (scope: string) => expectStatus(await requestToken(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) }), 200);
+const refresh = (refreshToken: string) => requestToken(server, { grant_type: 'refresh_token', refresh_token: refreshToken });
 const cookieOf = (response: Response) => response.headers.get('set-cookie')?.split(';')[0];
-const open = (path: string, cookie?: string) => server.call('GET', path, { key: null, headers: cookie ? { Cookie: cookie } : {} });
+
+/** The app pages (`getKycPage`, …), each a launch target: the top-level paths whose GET answers the contract's AppPage. */
+type AppPage = {
+  [P in keyof paths]: P extends `/${string}/${string}` ? never : paths[P] extends { get: { responses: { 200: components['responses']['AppPage'] } } } ? P : never;
+}[keyof paths];
+/** An app page as a browser opens it, with the session cookie (if any) and the target's query passed on. */
+const open = async (path: AppPage, cookie?: string, query?: Record<string, string>, on: TestServer = server) =>
+  htmlPage(await on.as(null).GET(path, {
+    params: { query: query === undefined ? {} : { query } },
+    // AppPageQuery is the target's own query string (form, exploded): `?amount=500&asset=USDC`.
+    querySerializer: { object: { style: 'form', explode: true } },
+    headers: cookie ? { Cookie: cookie } : {},
+    parseAs: 'text',
+  }));
+/** The `GET /auth/launch` page (`getLaunchPage`) for an origin the parameter's pattern takes. */
+const launchPage = async (origin?: string, on: TestServer = server) =>
+  htmlPage(await on.as(null).GET('/auth/launch', { params: { query: origin === undefined ? {} : { origin } }, parseAs: 'text' }));
 const oauthError = (html: string) => /<meta name="oauth-error" content="([a-z_]+)">/.exec(html)?.[1];
 
 describe('POST /auth/launch', () => {
@@ -44,7 +72,7 @@ describe('POST /auth/launch', () => {
     expect(response.headers.get('set-cookie')).toMatch(/^ramp_session=s_[\w-]{40,}; Path=\/; HttpOnly; SameSite=Lax$/);
     expect(response.text_).toContain('<meta http-equiv="refresh" content="0; url=/onramp?amount=500&#38;asset=USDC">');
 
-    const page = await open('/onramp?amount=500&asset=USDC', cookieOf(response));
+    const page = await open('/onramp', cookieOf(response), { amount: '500', asset: 'USDC' });
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.text_).toContain('<strong id="name">Ana López</strong>');
@@ -58,10 +86,7 @@ describe('POST /auth/launch', () => {
   });
 
   it('accepts JSON, and shows a non-UUID sub as not addressable', async () => {
-    const response = await server.call('POST', '/auth/launch', {
-      key: null,
-      body: { grant_type: jwtBearer, assertion: await partner.sign({ sub: 'user-7', scope: 'kyb' }), target: '/kyb' },
-    });
+    const response = await launchJson({ grant_type: jwtBearer, assertion: await partner.sign({ sub: 'user-7', scope: 'kyb' }), target: '/kyb' });
     expect(response.status).toBe(200);
     const page = await open('/kyb', cookieOf(response));
     expect(page.text_).toContain('<code id="flow">kyb</code>');
@@ -87,7 +112,7 @@ describe('POST /auth/launch', () => {
   for (const target of targets) {
     it(`refuses the target ${JSON.stringify(target.slice(0, 40))} with invalid_target, consuming nothing`, async () => {
       const assertion = await partner.sign();
-      for (const response of [await launch({ grant_type: jwtBearer, assertion, target }), await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion, target } })]) {
+      for (const response of [await launch({ grant_type: jwtBearer, assertion, target }), await launchJson({ grant_type: jwtBearer, assertion, target })]) {
         expect(response.status).toBe(400);
         expect(response.headers.get('content-type')).toMatch(/^text\/html/);
         expect(oauthError(response.text_)).toBe('invalid_target');
@@ -100,7 +125,7 @@ describe('POST /auth/launch', () => {
   }
 
   it('refuses the app\'s own origin as an absolute target too, and keeps the refresh token', async () => {
-    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }) })).json_;
+    const tokens = await signIn('kyc');
     for (const target of [`${server.url}/kyc`, 'https://evil.example/kyc']) {
       const refused = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target });
       expect(oauthError(refused.text_)).toBe('invalid_target');
@@ -110,7 +135,8 @@ describe('POST /auth/launch', () => {
 
   it('answers a target that is no string (JSON) or is missing with invalid_request', async () => {
     for (const target of [42, ['/kyc'], { path: '/kyc' }, null, undefined]) {
-      const response = await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target } });
+      // A target LaunchRequest refuses: only sendRaw sends it.
+      const response = await server.sendRaw('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target } });
       expect(oauthError(response.text_), JSON.stringify(target)).toBe('invalid_request');
     }
   });
@@ -127,21 +153,22 @@ describe('POST /auth/launch', () => {
     expect(page.text_).toContain('<code id="flow">account</code>');
   });
 
-  const failures: [string, () => Promise<Record<string, string>>, string][] = [
-    ['an expired JWT', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ iat: Math.floor(Date.now() / 1000) - 400, exp: Math.floor(Date.now() / 1000) - 200 }), target: '/kyc' }), 'invalid_grant'],
-    ['an unknown scope', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc loans' }), target: '/kyc' }), 'invalid_scope'],
-    ['a JWT whose aud also names another audience', async () => ({ grant_type: jwtBearer, assertion: await partner.sign({ aud: ['https://evil.example', partner.audience] }), target: '/kyc' }), 'invalid_grant'],
-    ['an unknown grant_type', async () => ({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
-    ['no target', async () => ({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
+  // What LaunchRequest takes goes through the typed client; an unknown grant or a missing field only sendRaw sends.
+  const failures: [string, () => Promise<Page>, string][] = [
+    ['an expired JWT', async () => launch({ grant_type: jwtBearer, assertion: await partner.sign({ iat: Math.floor(Date.now() / 1000) - 400, exp: Math.floor(Date.now() / 1000) - 200 }), target: '/kyc' }), 'invalid_grant'],
+    ['an unknown scope', async () => launch({ grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc loans' }), target: '/kyc' }), 'invalid_scope'],
+    ['a JWT whose aud also names another audience', async () => launch({ grant_type: jwtBearer, assertion: await partner.sign({ aud: ['https://evil.example', partner.audience] }), target: '/kyc' }), 'invalid_grant'],
+    ['an unknown grant_type', async () => launchRaw({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
+    ['no target', async () => launchRaw({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
     // The form body is flat (LaunchForm): the grant's own field is checked by the server.
-    ['no assertion', async () => ({ grant_type: jwtBearer, target: '/kyc' }), 'invalid_request'],
-    ['no refresh_token', async () => ({ grant_type: 'refresh_token', target: '/kyc' }), 'invalid_request'],
-    ['a javascript: return_url', async () => ({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
-    ['an unknown refresh token', async () => ({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
+    ['no assertion', async () => launchRaw({ grant_type: jwtBearer, target: '/kyc' }), 'invalid_request'],
+    ['no refresh_token', async () => launchRaw({ grant_type: 'refresh_token', target: '/kyc' }), 'invalid_request'],
+    ['a javascript: return_url', async () => launch({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
+    ['an unknown refresh token', async () => launch({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
   ];
-  for (const [what, fields, error] of failures) {
+  for (const [what, send, error] of failures) {
     it(`answers ${what} with a 400 page naming ${error}, and no cookie`, async () => {
-      const response = await launch(await fields());
+      const response = await send();
       expect(response.status).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -152,28 +179,28 @@ describe('POST /auth/launch', () => {
   }
 
   it('launches with a refresh token and consumes it', async () => {
-    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'swap' }) })).json_;
+    const tokens = await signIn('swap');
     const response = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/swap' });
     expect(response.status).toBe(200);
     const page = await open('/swap', cookieOf(response));
     expect(page.text_).toContain('<code id="flow">swap</code>');
-    const again = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
-    expect(again.json_.error).toBe('invalid_grant');
+    expectOAuthError(await refresh(tokens.refresh_token), 'invalid_grant');
   });
 
   it('keeps a refresh token when the launch is refused for its target', async () => {
-    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'swap' }) })).json_;
+    const tokens = await signIn('swap');
     const refused = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' });
     expect(oauthError(refused.text_)).toBe('invalid_scope');
-    expect((await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(200);
+    expectStatus(await refresh(tokens.refresh_token), 200);
   });
 
   it('ends the browser session too when a refresh token is reused', async () => {
-    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope: 'kyc' }) })).json_;
+    const tokens = await signIn('kyc');
     const response = await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' });
     const cookie = cookieOf(response);
     expect((await open('/kyc', cookie)).status).toBe(200);
-    await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    // The reuse is refused (and it ends the sign-in, the browser session with it).
+    expectOAuthError(await refresh(tokens.refresh_token), 'invalid_grant');
     expect((await open('/kyc', cookie)).status).toBe(401);
   });
 });
@@ -187,16 +214,16 @@ const nobody = { ancestors: "'none'", xFrameOptions: 'DENY' };
 const only = (origin: string) => ({ ancestors: origin, xFrameOptions: null });
 
 describe('who may frame the pages of a session', () => {
-  const pages = ['/kyc', '/onramp', '/account'];
+  const pages: AppPage[] = ['/kyc', '/onramp', '/account'];
   const everyPage = async (cookie: string | undefined) => Promise.all(pages.map(async (path) => ({ path, ...framing(await open(path, cookie)) })));
 
   it('nobody, after a launch that names no origin (form, JSON, refresh token)', async () => {
     const scope = 'kyc onramp';
-    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) })).json_;
+    const tokens = await signIn(scope);
     const launches = [
       await launchJwt('/kyc', { scope }),
       await launchJwt('/kyc', { scope }, {}, { 'Sec-Fetch-Dest': 'iframe' }),
-      await server.call('POST', '/auth/launch', { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' } }),
+      await launchJson({ grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' }),
       await launch({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' }),
     ];
     for (const response of launches) {
@@ -209,13 +236,14 @@ describe('who may frame the pages of a session', () => {
   it("the launch's origin alone, after a launch that names one (form, JSON, refresh token)", async () => {
     const scope = 'kyc onramp';
     const origin = 'https://wallet.partner.example:8443';
-    const path = `/auth/launch?origin=${encodeURIComponent(origin)}`;
-    const tokens = (await tokenRequest(server, { grant_type: jwtBearer, assertion: await partner.sign({ scope }) })).json_;
-    const form = (fields: Record<string, string>) =>
-      server.call('POST', path, { key: null, raw: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Dest': 'iframe' } });
+    const tokens = await signIn(scope);
+    const form = (body: LaunchRequest) => launch(body, { 'Sec-Fetch-Dest': 'iframe' }, origin);
+    // The JSON launch names its origin as written, not percent-encoded as the form's action does.
+    const json = async (body: LaunchRequest) =>
+      htmlPage(await server.as(null).POST('/auth/launch', { params: { query: { origin } }, querySerializer: { allowReserved: true }, body, parseAs: 'text' }));
     const launches = [
       await form({ grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' }),
-      await server.call('POST', `/auth/launch?origin=${origin}`, { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' } }),
+      await json({ grant_type: jwtBearer, assertion: await partner.sign({ scope }), target: '/kyc' }),
       await form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, target: '/kyc' }),
     ];
     for (const response of launches) {
@@ -235,8 +263,14 @@ describe('who may frame the pages of a session', () => {
 
   it('refuses an origin that is not one with invalid_request, consuming nothing', async () => {
     const assertion = await partner.sign();
-    for (const origin of ['https://*', 'https://partner.example;sandbox', 'https://partner.example/', 'partner.example']) {
-      const response = await server.call('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body: { grant_type: jwtBearer, assertion, target: '/kyc' } });
+    const body: LaunchRequest = { grant_type: jwtBearer, assertion, target: '/kyc' };
+    // The first two match the parameter's pattern (the typed client sends them), the last two do not (only sendRaw does).
+    const refusals = [
+      ...['https://*', 'https://partner.example;sandbox'].map((origin) => [origin, () => launchJson(body, { origin })] as const),
+      ...['https://partner.example/', 'partner.example'].map((origin) => [origin, () => server.sendRaw('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body })] as const),
+    ];
+    for (const [origin, refuse] of refusals) {
+      const response = await refuse();
       expect(response.status, origin).toBe(400);
       expect(oauthError(response.text_), origin).toBe('invalid_request');
       expect(response.headers.get('set-cookie')).toBeNull();
@@ -256,11 +290,12 @@ describe('the app pages', () => {
 
   it('each: 200 in a session whose scopes name its flow, 401 without a session, 403 outside the scopes (the account page needs none)', async () => {
     const pages = loadContract().operations.filter((o) => o.path.split('/').length === 2 && o.method === 'get' && o.operationId.endsWith('Page'));
-    expect(pages.map((o) => o.path).sort()).toEqual(['/account', '/kyb', '/kyc', '/offramp', '/onramp', '/swap']);
+    const appPages: AppPage[] = ['/account', '/kyb', '/kyc', '/offramp', '/onramp', '/swap'];
+    expect(pages.map((o) => o.path).sort()).toEqual(appPages);
     const everything = cookieOf(await launchJwt('/account', { scope: 'kyc kyb onramp offramp swap' }));
     const kycOnly = cookieOf(await launchJwt('/account', { scope: 'kyc' }));
     const kybOnly = cookieOf(await launchJwt('/account', { scope: 'kyb' }));
-    for (const { path } of pages) {
+    for (const path of appPages) {
       expect((await open(path, everything)).status, path).toBe(200);
       expect((await open(path)).status, path).toBe(401);
       const outside = await open(path, path === '/kyc' ? kybOnly : kycOnly);
@@ -286,7 +321,7 @@ describe('the app pages', () => {
 
 describe('GET /auth/launch', () => {
   it('answers the self-contained postMessage page, framable only by origin', async () => {
-    const response = await open('/auth/launch?origin=https://partner.example');
+    const response = await launchPage('https://partner.example');
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const csp = response.headers.get('content-security-policy')!;
@@ -302,11 +337,12 @@ describe('GET /auth/launch', () => {
   });
 
   it('accepts a missing origin in the sandbox (any ancestor), and refuses one that is no origin', async () => {
-    const any = await open('/auth/launch');
+    const any = await launchPage();
     expect(any.status).toBe(200);
     expect(any.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    // Origins the parameter's pattern refuses: only sendRaw sends them.
     for (const origin of ['https://partner.example/', 'https://partner.example/path', 'ftp://partner.example', 'partner.example']) {
-      const response = await open(`/auth/launch?origin=${encodeURIComponent(origin)}`);
+      const response = await server.sendRaw('GET', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null });
       expect(response.status).toBe(400);
       expect(oauthError(response.text_)).toBe('invalid_request');
     }
@@ -314,7 +350,7 @@ describe('GET /auth/launch', () => {
 
   it('accepts an origin with a port, an IPv4 address or a punycode host, written as its own serialization', async () => {
     for (const origin of ['http://localhost:5173', 'https://127.0.0.1:8443', 'https://xn--bcher-kva.example', 'https://a-b.partner.example']) {
-      const response = await open(`/auth/launch?origin=${encodeURIComponent(origin)}`);
+      const response = await launchPage(origin);
       expect(response.status, origin).toBe(200);
       expect(response.headers.get('content-security-policy')).toMatch(new RegExp(`; frame-ancestors ${origin.replace(/[.]/g, '\\.')}$`));
     }
@@ -334,7 +370,9 @@ const notOrigins = [
   'https://partner.example:99999', 'https://partner.example?x', 'https://partner.example#x', 'https:partner.example', 'javascript://partner.example',
 ];
 
-function refusesEveryNotOrigin(get: (path: string) => Promise<Response & { text_: string }>) {
+/** Each origin in two spellings of the query, exactly as written: only sendRaw sends them. */
+function refusesEveryNotOrigin(on: () => TestServer) {
+  const get = (path: string) => on().sendRaw('GET', path, { key: null });
   return async () => {
     for (const origin of notOrigins) {
       for (const query of [encodeURIComponent(origin), origin.replace(/ /g, '%20').replace(/#/g, '%23')]) {
@@ -350,7 +388,7 @@ function refusesEveryNotOrigin(get: (path: string) => Promise<Response & { text_
 }
 
 describe('GET /auth/launch with an origin that is not one', () => {
-  it('answers the invalid_request page in the sandbox', refusesEveryNotOrigin(open));
+  it('answers the invalid_request page in the sandbox', refusesEveryNotOrigin(() => server));
 });
 
 describe('GET /auth/launch in production', () => {
@@ -362,23 +400,24 @@ describe('GET /auth/launch in production', () => {
     await production?.close();
   });
 
-  it('answers the invalid_request page for an origin that is not one', refusesEveryNotOrigin((path) => production.call('GET', path, { key: null })));
+  it('answers the invalid_request page for an origin that is not one', refusesEveryNotOrigin(() => production));
 
   it('takes an https origin only', async () => {
-    expect((await production.call('GET', '/auth/launch?origin=https://partner.example:8443', { key: null })).status).toBe(200);
-    const http = await production.call('GET', '/auth/launch?origin=http://partner.example', { key: null });
+    expect((await launchPage('https://partner.example:8443', production)).status).toBe(200);
+    const http = await launchPage('http://partner.example', production);
     expect(oauthError(http.text_)).toBe('invalid_request');
   });
 
   it('takes an https origin only for the framing of a session too', async () => {
     const partner = await Partner.create(production);
     await partner.register();
+    // Both refused origins match the parameter's pattern: production's rules refuse them.
     const launchWith = async (origin: string) =>
-      production.call('POST', `/auth/launch?origin=${encodeURIComponent(origin)}`, { key: null, body: { grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc' } });
+      launchJson({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc' }, { origin, on: production });
     expect(oauthError((await launchWith('http://partner.example')).text_)).toBe('invalid_request');
     expect(oauthError((await launchWith('https://*')).text_)).toBe('invalid_request');
     const framed = await launchWith('https://partner.example');
     expect(framed.status).toBe(200);
-    expect(framing(await production.call('GET', '/kyc', { key: null, headers: { Cookie: cookieOf(framed)! } }))).toEqual(only('https://partner.example'));
+    expect(framing(await open('/kyc', cookieOf(framed)!, undefined, production))).toEqual(only('https://partner.example'));
   });
 });

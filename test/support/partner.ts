@@ -120,6 +120,16 @@ export function launchSession(server: TestServer, body: RequestBody<'launchSessi
   });
 }
 
+/**
+ * A page answered to the typed client with `parseAs: 'text'` (a launch, the `GET /auth/launch`
+ * page, an app page), as a browser gets it: the response, its status and headers, and its HTML
+ * as `text_` whatever the status (openapi-fetch's `data` for a 2xx, `error` otherwise). The
+ * shape of a `sendRaw` answer, so the same checks read a page of either.
+ */
+export function htmlPage(answer: { data?: string; error?: string; response: Response }): Response & { text_: string } {
+  return Object.assign(answer.response, { text_: answer.data ?? answer.error ?? '' });
+}
+
 /** The session cookie a launch set (`ramp_session=…`), as a browser sends it back. */
 export const sessionCookie = (answer: { response: Response }) => answer.response.headers.get('set-cookie')?.split(';')[0];
 
