@@ -7,16 +7,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../client/index.ts';
+import { expectStatus } from '../support/api.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
-import { jwtBearer, Partner, tokenRequest } from '../support/partner.ts';
+import { jwtBearer, Partner, requestToken } from '../support/partner.ts';
 import { person } from '../support/verification.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { eventually } from '../support/wait.ts';
 import { startReceiver, subscribe, type Receiver } from '../webhooks/support.ts';
-import { createCustomer, customerClabe, keyedBusinessChild, manualClock, otherPartner, solanaAddress } from '../support/fixtures.ts';
-
-type Json = any;
+import {
+  allEvents, createCustomer, customerClabe, keyedBusinessChild, manualClock, order as orderOf, otherPartner, quote as quoteOf, sandboxClock, solanaAddress,
+  type EventType, type StoredEvent,
+} from '../support/fixtures.ts';
 
 const real = manualClock({ distinctReadings: true });
 let server: TestServer;
@@ -36,36 +39,44 @@ afterAll(async () => {
   await receiver.close();
 });
 
-/** A partner of its own on the shared server: its key, and calls with it. */
+/** A partner of its own on the shared server: its key, its typed client, its clock, and the objects the tests make with it. */
 async function newPartner() {
   const { key, partnerId } = await otherPartner(server);
-  const call = (method: string, path: string, body?: unknown) => server.call(method, path, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown, status = 200) => {
-    const response = await call(method, path, body);
-    expect(response.status, `${method} ${path}: ${response.text_}`).toBe(status);
-    return response.json_ as Json;
-  };
-  const advance = (body: object) => ok('POST', '/sandbox/clock/advance', body);
-  const freeze = () => ok('PUT', '/sandbox/clock', { frozen: true });
+  const api = server.as(key);
+  const clock = sandboxClock(api);
+  const advance = clock.advance;
+  const freeze = () => clock.set({ frozen: true });
   /** An approved personal customer with an external wallet. */
   const customer = async () => {
     const id = await createCustomer(server, { approved: true, key });
     const wallet = solanaAddress();
-    await ok('POST', `/organization/${id}/wallet`, { custody: 'external', address: wallet, blockchain: 'solana' }, 201);
+    expectStatus(await api.POST('/organization/{organizationId}/wallet', { params: { path: { organizationId: id } }, body: { custody: 'external', address: wallet, blockchain: 'solana' } }), 201);
     return { id, wallet };
   };
-  const quote = (org: { id: string; wallet: string }) =>
-    ok('POST', `/organization/${org.id}/quote`, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: org.wallet }, 201);
-  const order = async (org: { id: string; wallet: string }) => ok('POST', `/organization/${org.id}/order`, { quoteId: (await quote(org)).quoteId }, 201);
-  const account = (orgId: string) =>
-    ok('POST', `/organization/${orgId}/payment_account`, { kind: 'bankAccount', rail: 'spei', accountDetails: { clabe: customerClabe() }, registrationInfo: { accountHolderName: 'María Gómez', taxId: 'GOMM900101AB3' } }, 201);
-  return { key, partnerId, call, ok, advance, freeze, customer, quote, order, account };
+  type Customer = Awaited<ReturnType<typeof customer>>;
+  const onramp = (org: Customer): Schema<'QuoteRequest'> => ({ type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: org.wallet });
+  const quote = (org: Customer) => quoteOf(server, org.id, onramp(org), api);
+  const order = (org: Customer) => orderOf(server, org.id, onramp(org), api);
+  /** A bank account registered and left to the rail's verification (`pending` until it falls due). */
+  const account = async (organizationId: string) =>
+    expectStatus(await api.POST('/organization/{organizationId}/payment_account', {
+      params: { path: { organizationId } },
+      body: { kind: 'bankAccount', rail: 'spei', accountDetails: { clabe: customerClabe() }, registrationInfo: { accountHolderName: 'María Gómez', taxId: 'GOMM900101AB3' } },
+    }), 201);
+  const getAccount = async (organizationId: string, id: string) =>
+    expectStatus(await api.GET('/organization/{organizationId}/payment_account/{id}', { params: { path: { organizationId, id } } }), 200);
+  const getOrder = async (organizationId: string, id: string) => expectStatus(await api.GET('/organization/{organizationId}/order/{id}', { params: { path: { organizationId, id } } }), 200);
+  const getV1Order = async (id: string) => expectStatus(await api.GET('/ramp/order/{id}', { params: { path: { id } } }), 200);
+  /** A v1 customer (`v1CreateOrganization`). */
+  const v1Customer = async (displayName: string) => expectStatus(await api.POST('/ramp/organization', { body: { displayName, type: 'personal' } }), 201);
+  /** The partner's customers created between two instants (`v1SearchCustomers`). */
+  const v1Customers = async (filters: Schema<'V1DateFilters'>) => expectStatus(await api.POST('/ramp/customers', { body: { filters } }), 200);
+  return { key, partnerId, api, clock, advance, freeze, customer, quote, order, account, getAccount, getOrder, getV1Order, v1Customer, v1Customers };
 }
 
-/** The events of a partner, oldest first by occurredAt, as `{type, occurredAt, payload}`. */
-async function eventsOf(partnerId: string) {
-  const rows = await server.services.storage.db.selectFrom('events').selectAll().where('partner_id', '=', partnerId).orderBy('occurred_at').execute();
-  return rows.map((row) => ({ type: row.type, occurredAt: row.occurred_at, payload: JSON.parse(row.payload) }));
+/** The events of a partner of one type, oldest first by occurredAt, each its body as the contract types it. */
+async function eventsOf<T extends EventType>(partnerId: string, type: T) {
+  return (await allEvents(server)).filter((e): e is Extract<StoredEvent, { type: T }> => e.partnerId === partnerId && e.type === type);
 }
 
 const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
@@ -73,15 +84,15 @@ const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOSt
 describe('reading and setting the clock', () => {
   it('starts running on real time with nothing due, and freezes at its current instant', async () => {
     const p = await newPartner();
-    const clock = await p.ok('GET', '/sandbox/clock');
+    const clock = await p.clock.read();
     expect(clock).toEqual({ organizationId: p.partnerId, now: expect.any(String), frozen: false, nextDueAt: null });
     expect(Math.abs(Date.parse(clock.now) - real.now().getTime())).toBeLessThan(1000);
     const frozen = await p.freeze();
     expect(frozen.frozen).toBe(true);
     real.advance(3_600_000);
-    expect((await p.ok('GET', '/sandbox/clock')).now).toBe(frozen.now);
+    expect((await p.clock.read()).now).toBe(frozen.now);
     // Running again goes on from the frozen instant, not from real time.
-    const running = await p.ok('PUT', '/sandbox/clock', { frozen: false });
+    const running = await p.clock.set({ frozen: false });
     expect(running.frozen).toBe(false);
     expect(Date.parse(running.now) - Date.parse(frozen.now)).toBeLessThan(1000);
   });
@@ -89,24 +100,26 @@ describe('reading and setting the clock', () => {
   it('refuses what it cannot do, changing nothing: neither or both of by and to, no unit, over 366 days, backwards, a customer key', async () => {
     const p = await newPartner();
     const { now } = await p.freeze();
-    expectProblem(await p.call('POST', '/sandbox/clock/advance', {}), 400, 'validation-error');
-    expectProblem(await p.call('POST', '/sandbox/clock/advance', { by: 'PT1S', to: now }), 400, 'validation-error');
-    for (const by of ['P', 'PT', 'P1Y', 'P1M', 'PT1.5H', '-PT1S']) expectProblem(await p.call('POST', '/sandbox/clock/advance', { by }), 400, 'validation-error', by);
-    expectProblem(await p.call('POST', '/sandbox/clock/advance', { by: 'P367D' }), 400, 'validation-error');
-    expectProblem(await p.call('POST', '/sandbox/clock/advance', { to: plus(now, 367 * 86_400_000) }), 400, 'validation-error');
-    expectProblem(await p.call('POST', '/sandbox/clock/advance', { to: plus(now, -1) }), 409, 'conflict');
-    expect((await p.ok('GET', '/sandbox/clock')).now).toBe(now);
+    const advance = (body: Schema<'AdvanceSandboxClockRequest'>) => p.api.POST('/sandbox/clock/advance', { body });
+    expectProblem(await advance({}), 400, 'validation-error');
+    expectProblem(await advance({ by: 'PT1S', to: now }), 400, 'validation-error');
+    // A duration naming no unit matches the schema's pattern; years, months, hours with decimals and a sign do not (only sendRaw sends them).
+    for (const by of ['P', 'PT']) expectProblem(await advance({ by }), 400, 'validation-error', by);
+    for (const by of ['P1Y', 'P1M', 'PT1.5H', '-PT1S']) expectProblem(await server.sendRaw('POST', '/sandbox/clock/advance', { key: p.key, body: { by } }), 400, 'validation-error', by);
+    expectProblem(await advance({ by: 'P367D' }), 400, 'validation-error');
+    expectProblem(await advance({ to: plus(now, 367 * 86_400_000) }), 400, 'validation-error');
+    expectProblem(await advance({ to: plus(now, -1) }), 409, 'conflict');
+    expect((await p.clock.read()).now).toBe(now);
     // The longest advance is allowed.
     expect((await p.advance({ by: 'P366D' })).clock.now).toBe(plus(now, 366 * 86_400_000));
   });
 
   it('belongs to the partner: a business customer with a key reads it but cannot move it', async () => {
     const child = await keyedBusinessChild(server);
-    const read = await server.call('GET', '/sandbox/clock', { key: child.key });
-    expect(read.status, read.text_).toBe(200);
-    expect(read.json_.organizationId).toBe(server.partnerId);
-    expectProblem(await server.call('PUT', '/sandbox/clock', { key: child.key, body: { frozen: true } }), 403, 'forbidden');
-    expectProblem(await server.call('POST', '/sandbox/clock/advance', { key: child.key, body: { by: 'PT1S' } }), 403, 'forbidden');
+    const api = server.as(child.key);
+    expect((await sandboxClock(api).read()).organizationId).toBe(server.partnerId);
+    expectProblem(await api.PUT('/sandbox/clock', { body: { frozen: true } }), 403, 'forbidden');
+    expectProblem(await api.POST('/sandbox/clock/advance', { body: { by: 'PT1S' } }), 403, 'forbidden');
   });
 });
 
@@ -115,41 +128,41 @@ describe('a frozen clock', () => {
     const frozen = await newPartner();
     const running = await newPartner();
     const { now } = await frozen.freeze();
-    const started = {} as Record<'frozen' | 'running', { account: Json; order: Json; deposited: Json; v1: Json }>;
+    const started = {} as Record<'frozen' | 'running', { account: Schema<'PaymentAccount'>; order: Schema<'Order'>; deposited: Schema<'Order'>; v1: Schema<'V1Order'> }>;
     for (const [name, p] of [['frozen', frozen], ['running', running]] as const) {
       const org = await p.customer();
       const account = await p.account(org.id);
       const order = await p.order(org);
       const deposited = await p.order(org);
-      await p.ok('POST', `/sandbox/organization/${org.id}/order/${deposited.id}/deposit`, {});
+      expectStatus(await p.api.POST('/sandbox/organization/{organizationId}/order/{id}/deposit', { params: { path: { organizationId: org.id, id: deposited.id } }, body: {} }), 200);
       const v1Customer = await createCustomer(server, { approved: true, key: p.key });
       const wallet = await createWallet(server, v1Customer, 'external', 'solana', p.key);
-      const v1 = await p.ok('POST', '/ramp/order', { customerId: v1Customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' }, 201);
-      await p.ok('POST', '/ramp/order/fiat_received', { orderId: v1.id });
+      const v1 = expectStatus(await p.api.POST('/ramp/order', { body: { customerId: v1Customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' } }), 201);
+      expectStatus(await p.api.POST('/ramp/order/fiat_received', { body: { orderId: v1.id } }), 200);
       started[name] = { account, order, deposited, v1 };
     }
     // Everything of the frozen partner carries the frozen instant.
     expect(started.frozen.account.createdAt).toBe(now);
     expect(started.frozen.order.createdAt).toBe(now);
-    expect(started.frozen.order.fundingInstructions.expiresAt).toBe(plus(now, 3_600_000));
+    expect(started.frozen.order.fundingInstructions?.expiresAt).toBe(plus(now, 3_600_000));
 
     real.advance(2 * 3_600_000);
     await server.jobs.tick();
     await server.jobs.tick();
     const status = async (p: typeof frozen, s: (typeof started)['frozen']) => ({
-      account: (await p.ok('GET', `/organization/${s.account.organizationId}/payment_account/${s.account.id}`)).status,
-      order: (await p.ok('GET', `/organization/${s.order.organizationId}/order/${s.order.id}`)).status,
-      deposited: (await p.ok('GET', `/organization/${s.deposited.organizationId}/order/${s.deposited.id}`)).status,
-      v1: (await p.ok('GET', `/ramp/order/${s.v1.id}`)).status,
+      account: (await p.getAccount(s.account.organizationId, s.account.id)).status,
+      order: (await p.getOrder(s.order.organizationId, s.order.id)).status,
+      deposited: (await p.getOrder(s.deposited.organizationId, s.deposited.id)).status,
+      v1: (await p.getV1Order(s.v1.id)).status,
     });
     expect(await status(frozen, started.frozen)).toEqual({ account: 'pending', order: 'created', deposited: 'funded', v1: 'funded' });
     expect(await status(running, started.running)).toEqual({ account: 'ready', order: 'canceled', deposited: 'completed', v1: 'completed' });
-    expect((await frozen.ok('GET', '/sandbox/clock')).now).toBe(now);
+    expect((await frozen.clock.read()).now).toBe(now);
 
     // Advancing applies them, in time order, each at its own instant.
     const advanced = await frozen.advance({ by: 'PT1H' });
     // Both quotes were ordered, so none is listed as expired; at one instant, in the order of the timers.
-    expect(advanced.transitions.map((t: Json) => [t.kind, t.id, t.dueAt])).toEqual([
+    expect(advanced.transitions.map((t) => [t.kind, t.id, t.dueAt])).toEqual([
       ['orderCompleted', started.frozen.deposited.id, plus(now, 1000)],
       ['paymentAccountReady', started.frozen.account.id, plus(now, 1000)],
       ['v1TokensDelivered', started.frozen.v1.id, plus(now, 2000)],
@@ -162,7 +175,7 @@ describe('a frozen clock', () => {
 describe('advancing drives every timer, with each event at the instant it fell due', () => {
   it('an onramp: quote expiry, funding deadline, deposit and completion, each webhook with its occurredAt', async () => {
     const p = await newPartner();
-    const subscription = await p.ok('POST', '/webhook_subscription', { url: `${receiver.url}/orders-${p.partnerId}`, eventType: 'orderUpdated' }, 201);
+    const subscription = expectStatus(await p.api.POST('/webhook_subscription', { body: { url: `${receiver.url}/orders-${p.partnerId}`, eventType: 'orderUpdated' } }), 201);
     expect(subscription.id).toEqual(expect.any(String));
     const { now: t0 } = await p.freeze();
     const org = await p.customer();
@@ -173,7 +186,7 @@ describe('advancing drives every timer, with each event at the instant it fell d
     const expired = await p.advance({ by: 'PT5M1S' });
     expect(expired.counts).toMatchObject({ quoteExpired: 1, orderFundingExpired: 0 });
     expect(expired.transitions).toEqual([{ kind: 'quoteExpired', id: quote.quoteId, organizationId: org.id, dueAt: plus(t0, 300_000) }]);
-    expectProblem(await p.call('POST', `/organization/${org.id}/order`, { quoteId: quote.quoteId }), 400, 'quote-expired');
+    expectProblem(await p.api.POST('/organization/{organizationId}/order', { params: { path: { organizationId: org.id } }, body: { quoteId: quote.quoteId } }), 400, 'quote-expired');
 
     // An unfunded order is canceled at its deadline, an hour after it was created.
     const t1 = plus(t0, 301_000);
@@ -182,26 +195,26 @@ describe('advancing drives every timer, with each event at the instant it fell d
     const deadline = await p.advance({ to: plus(t1, 3_600_000) });
     expect(deadline.counts.orderFundingExpired).toBe(1);
     expect(deadline.clock).toMatchObject({ now: plus(t1, 3_600_000), frozen: true, nextDueAt: null });
-    const canceled = await p.ok('GET', `/organization/${org.id}/order/${unfunded.id}`);
+    const canceled = await p.getOrder(org.id, unfunded.id);
     expect(canceled).toMatchObject({ status: 'canceled', updatedAt: plus(t1, 3_600_000) });
 
     // A deposit, then the completion a second later.
     await p.advance({ by: 'PT1S' });
     const t2 = plus(t1, 3_601_000);
     const paid = await p.order(org);
-    const funded = await p.ok('POST', `/sandbox/organization/${org.id}/order/${paid.id}/deposit`, {});
+    const funded = expectStatus(await p.api.POST('/sandbox/organization/{organizationId}/order/{id}/deposit', { params: { path: { organizationId: org.id, id: paid.id } }, body: {} }), 200);
     expect(funded).toMatchObject({ status: 'funded', updatedAt: t2 });
-    expect((await p.ok('GET', '/sandbox/clock')).nextDueAt).toBe(plus(t2, 1000));
+    expect((await p.clock.read()).nextDueAt).toBe(plus(t2, 1000));
     const completed = await p.advance({ by: 'PT1S' });
     expect(completed.transitions).toEqual([{ kind: 'orderCompleted', id: paid.id, organizationId: org.id, dueAt: plus(t2, 1000) }]);
 
-    const expected = [
+    const expected: [string, string, string][] = [
       [unfunded.id, 'canceled', plus(t1, 3_600_000)],
       [paid.id, 'funded', t2],
       [paid.id, 'completed', plus(t2, 1000)],
     ];
     // The customer's approval (a fixture, through the KYC simulator) records its own events before these.
-    const recorded = (await eventsOf(p.partnerId)).filter((e) => e.type === 'orderUpdated').map((e) => [e.payload.order.id, e.payload.order.status, e.payload.occurredAt]);
+    const recorded = (await eventsOf(p.partnerId, 'orderUpdated')).map((e) => [e.payload.order.id, e.payload.order.status, e.payload.occurredAt]);
     expect(recorded).toEqual(expected);
     // Delivered on real time, though the partner's clock is more than an hour ahead of it.
     await server.jobs.tick();
@@ -217,12 +230,12 @@ describe('advancing drives every timer, with each event at the instant it fell d
     const { now } = await p.freeze();
     const org = await p.customer();
     const account = await p.account(org.id);
-    expect(account.rails.spei.destination).toBe('pending');
+    expect(account.rails.spei?.destination).toBe('pending');
     const advanced = await p.advance({ by: 'PT1S' });
     expect(advanced.counts.paymentAccountReady).toBe(1);
-    const ready = await p.ok('GET', `/organization/${org.id}/payment_account/${account.id}`);
+    const ready = await p.getAccount(org.id, account.id);
     expect(ready).toMatchObject({ status: 'ready', rails: { spei: { destination: 'ready' } }, updatedAt: plus(now, 1000) });
-    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'paymentAccountUpdated');
+    const events = await eventsOf(p.partnerId, 'paymentAccountUpdated');
     expect(events.map((e) => e.occurredAt)).toEqual([plus(now, 1000)]);
   });
 
@@ -232,24 +245,28 @@ describe('advancing drives every timer, with each event at the instant it fell d
     const customer = await createCustomer(server, { approved: true, key: p.key });
     const wallet = await createWallet(server, customer, 'external', 'solana', p.key);
     const bank = await createBankAccount(server, customer, { key: p.key });
-    const onramp = await p.ok('POST', '/ramp/order', { customerId: customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' }, 201);
-    const offramp = await p.ok('POST', '/ramp/order', { customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: bank.internalAccountId, walletId: wallet.id, token: 'CETES' }, 201);
+    const onramp = expectStatus(await p.api.POST('/ramp/order', { body: { customerId: customer, type: 'onramp', sourceAmount: '250.00', walletId: wallet.id, token: 'CETES' } }), 201);
+    const offramp = expectStatus(await p.api.POST('/ramp/order', {
+      body: { customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: bank.internalAccountId, walletId: wallet.id, token: 'CETES' },
+    }), 201);
+    const simulate = async (action: Schema<'V1SimulateOrderRequest'>['action']) =>
+      expectStatus(await p.api.POST('/sandbox/ramp/order/{id}/simulate', { params: { path: { id: offramp.id } }, body: { action } }), 200);
     // A tenth of a second between steps, so each event has its own instant.
-    await p.ok('POST', `/sandbox/ramp/order/${offramp.id}/simulate`, { action: 'burnConfirmed' });
+    await simulate('burnConfirmed');
     await p.advance({ by: 'PT0.1S' });
-    await p.ok('POST', `/sandbox/ramp/order/${offramp.id}/simulate`, { action: 'fiatSent' });
+    await simulate('fiatSent');
     await p.advance({ by: 'PT0.1S' });
-    await p.ok('POST', '/ramp/order/fiat_received', { orderId: onramp.id });
+    expectStatus(await p.api.POST('/ramp/order/fiat_received', { body: { orderId: onramp.id } }), 200);
 
     // Tokens two seconds after the deposit (RAMP_V1_DELIVERY_SECONDS), finality 30 s after the payout.
     const first = await p.advance({ to: plus(now, 2200) });
     expect(first.transitions).toEqual([{ kind: 'v1TokensDelivered', id: onramp.id, organizationId: customer, dueAt: plus(now, 2200) }]);
-    expect(await p.ok('GET', `/ramp/order/${offramp.id}`)).toMatchObject({ status: 'completed' });
+    expect(await p.getV1Order(offramp.id)).toMatchObject({ status: 'completed' });
     const second = await p.advance({ by: 'PT28S' });
     expect(second.transitions).toEqual([{ kind: 'v1OfframpFinalized', id: offramp.id, organizationId: customer, dueAt: plus(now, 30_100) }]);
-    expect(await p.ok('GET', `/ramp/order/${onramp.id}`)).toMatchObject({ status: 'completed', updatedAt: plus(now, 2200) });
-    expect(await p.ok('GET', `/ramp/order/${offramp.id}`)).toMatchObject({ status: 'finalized', updatedAt: plus(now, 30_100) });
-    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'order_updated');
+    expect(await p.getV1Order(onramp.id)).toMatchObject({ status: 'completed', updatedAt: plus(now, 2200) });
+    expect(await p.getV1Order(offramp.id)).toMatchObject({ status: 'finalized', updatedAt: plus(now, 30_100) });
+    const events = await eventsOf(p.partnerId, 'order_updated');
     expect(events.map((e) => [e.payload.order_updated.id, e.payload.order_updated.status, e.occurredAt])).toEqual([
       [offramp.id, 'funded', now],
       [offramp.id, 'completed', plus(now, 100)],
@@ -263,9 +280,9 @@ describe('advancing drives every timer, with each event at the instant it fell d
     const p = await newPartner();
     await p.freeze();
     const { clock } = await p.advance({ by: 'P300D' });
-    const customer = await p.ok('POST', '/ramp/organization', { displayName: 'Later customer', type: 'personal' }, 201);
-    const page = await p.ok('POST', '/ramp/customers', { filters: { fromDate: plus(clock.now, -1000), toDate: plus(clock.now, 1000) } });
-    expect(page.items.map((c: Json) => [c.customerId, c.createdAt])).toEqual([[customer.organizationId, clock.now]]);
+    const customer = await p.v1Customer('Later customer');
+    const page = await p.v1Customers({ fromDate: plus(clock.now, -1000), toDate: plus(clock.now, 1000) });
+    expect(page.items.map((c) => [c.customerId, c.createdAt])).toEqual([[customer.organizationId, clock.now]]);
   });
 });
 
@@ -274,24 +291,24 @@ describe('a frozen clock gives one instant to every call', () => {
     const p = await newPartner();
     const { now } = await p.freeze();
     const customers: string[] = [];
-    for (const name of ['First', 'Second', 'Third']) customers.push((await p.ok('POST', '/ramp/organization', { displayName: name, type: 'personal' }, 201)).organizationId);
-    const newest = await p.ok('GET', '/organizations?pageSize=3');
-    expect(newest.items.map((o: Json) => [o.organizationId, o.createdAt])).toEqual([...customers].reverse().map((id) => [id, now]));
+    for (const name of ['First', 'Second', 'Third']) customers.push((await p.v1Customer(name)).organizationId);
+    const newest = expectStatus(await p.api.GET('/organizations', { params: { query: { pageSize: 3 } } }), 200);
+    expect(newest.items.map((o) => [o.organizationId, o.createdAt])).toEqual([...customers].reverse().map((id) => [id, now]));
     // fromDate is exclusive, toDate inclusive (V1DateFilters): exactly the frozen instant.
-    const atNow = await p.ok('POST', '/ramp/customers', { filters: { fromDate: plus(now, -1), toDate: now } });
-    expect(atNow.items.map((c: Json) => c.customerId)).toEqual(customers);
+    const atNow = await p.v1Customers({ fromDate: plus(now, -1), toDate: now });
+    expect(atNow.items.map((c) => c.customerId)).toEqual(customers);
     const org = await p.customer();
     const orders: string[] = [];
     for (let i = 0; i < 3; i++) orders.push((await p.order(org)).id);
-    const listed = await p.ok('GET', '/orders?pageSize=3');
-    expect(listed.items.map((o: Json) => [o.id, o.createdAt])).toEqual([...orders].reverse().map((id) => [id, now]));
+    const listed = expectStatus(await p.api.GET('/orders', { params: { query: { pageSize: 3 } } }), 200);
+    expect(listed.items.map((o) => [o.id, o.createdAt])).toEqual([...orders].reverse().map((id) => [id, now]));
     // Three funding deadlines at one instant: three events at one occurredAt, in creation order.
     const { transitions } = await p.advance({ by: 'PT2H' });
-    const expired = transitions.filter((t: Json) => t.kind === 'orderFundingExpired');
-    expect(expired.map((t: Json) => t.id)).toEqual(orders);
-    expect(new Set(expired.map((t: Json) => t.dueAt)).size).toBe(1);
-    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'orderUpdated' && e.payload.order.status !== 'created');
-    expect(new Set(events.map((e) => e.occurredAt))).toEqual(new Set([expired[0].dueAt]));
+    const expired = transitions.filter((t) => t.kind === 'orderFundingExpired');
+    expect(expired.map((t) => t.id)).toEqual(orders);
+    expect(new Set(expired.map((t) => t.dueAt)).size).toBe(1);
+    const events = (await eventsOf(p.partnerId, 'orderUpdated')).filter((e) => e.payload.order.status !== 'created');
+    expect(new Set(events.map((e) => e.occurredAt))).toEqual(new Set([expired[0]!.dueAt]));
   });
 });
 
@@ -304,10 +321,10 @@ describe('clocks side by side', () => {
     const account = await p.account(org.id);
     expect(Date.parse(account.createdAt) - real.now().getTime()).toBeGreaterThan(86_000_000);
     await server.jobs.tick();
-    expect((await p.ok('GET', `/organization/${org.id}/payment_account/${account.id}`)).status).toBe('pending');
+    expect((await p.getAccount(org.id, account.id)).status).toBe('pending');
     real.advance(1500);
     await server.jobs.tick();
-    expect((await p.ok('GET', `/organization/${org.id}/payment_account/${account.id}`)).status).toBe('ready');
+    expect((await p.getAccount(org.id, account.id)).status).toBe('ready');
   });
 
   it('two partners\' clocks are independent', async () => {
@@ -316,20 +333,20 @@ describe('clocks side by side', () => {
     const { now: bNow } = await b.freeze();
     const { now: aNow } = await a.freeze();
     await a.advance({ by: 'P30D' });
-    expect((await a.ok('GET', '/sandbox/clock')).now).toBe(plus(aNow, 30 * 86_400_000));
-    expect((await b.ok('GET', '/sandbox/clock')).now).toBe(bNow);
+    expect((await a.clock.read()).now).toBe(plus(aNow, 30 * 86_400_000));
+    expect((await b.clock.read()).now).toBe(bNow);
     const bOrg = await b.customer();
     const bAccount = await b.account(bOrg.id);
     expect(bAccount.createdAt).toBe(bNow);
     await a.advance({ by: 'P30D' });
-    expect((await b.ok('GET', `/organization/${bOrg.id}/payment_account/${bAccount.id}`)).status).toBe('pending');
+    expect((await b.getAccount(bOrg.id, bAccount.id)).status).toBe('pending');
   });
 
   it('concurrent advances apply each change once, in order, and leave the clock at the farthest', async () => {
     const p = await newPartner();
     const { now } = await p.freeze();
     const org = await p.customer();
-    const accounts: Json[] = [];
+    const accounts: Schema<'PaymentAccount'>[] = [];
     for (let i = 0; i < 6; i++) {
       accounts.push(await p.account(org.id));
       await p.advance({ by: 'PT0.1S' });
@@ -337,24 +354,24 @@ describe('clocks side by side', () => {
     // One `to` for all: a call that starts after another ended would count a `by` from the
     // later instant, and find an earlier `to` in the clock's past (409).
     const answers = await Promise.all([1, 2, 3, 4].map(() => p.advance({ to: plus(now, 3600) })));
-    const applied = answers.flatMap((a) => a.transitions.map((t: Json) => t.id));
+    const applied = answers.flatMap((a) => a.transitions.map((t) => t.id));
     expect(applied.sort()).toEqual(accounts.map((a) => a.id).sort());
-    const events = (await eventsOf(p.partnerId)).filter((e) => e.type === 'paymentAccountUpdated');
+    const events = await eventsOf(p.partnerId, 'paymentAccountUpdated');
     expect(events.map((e) => e.payload.paymentAccount.id)).toEqual(accounts.map((a) => a.id));
     expect(events.map((e) => e.occurredAt)).toEqual(accounts.map((_, i) => plus(now, 1000 + i * 100)));
-    expect((await p.ok('GET', '/sandbox/clock')).now).toBe(plus(now, 3600));
+    expect((await p.clock.read()).now).toBe(plus(now, 3600));
   });
 
   it('advancing while a delivery waits for its retry changes nothing of the delivery: its retry follows real time', async () => {
     const p = await newPartner();
-    const subscription = await p.ok('POST', '/webhook_subscription', { url: `${receiver.url}/flaky`, eventType: 'paymentAccountUpdated' }, 201);
+    const subscription = expectStatus(await p.api.POST('/webhook_subscription', { body: { url: `${receiver.url}/flaky`, eventType: 'paymentAccountUpdated' } }), 201);
     await p.freeze();
     const org = await p.customer();
     await p.account(org.id);
     const { transitions } = await p.advance({ by: 'PT1S' });
     await server.jobs.tick();
     await eventually(() => receiver.to('/flaky').length === 1);
-    const deliveries = async () => (await p.ok('GET', `/webhook_subscription/${subscription.id}/deliveries`)).items;
+    const deliveries = async () => expectStatus(await p.api.GET('/webhook_subscription/{id}/deliveries', { params: { path: { id: subscription.id } } }), 200).items;
     await eventually(async () => (await deliveries())[0]?.attempts[0]?.statusCode === 500);
     await p.advance({ by: 'P1D' });
     await server.jobs.tick();
@@ -365,7 +382,7 @@ describe('clocks side by side', () => {
     await eventually(() => receiver.to('/flaky').length === 2);
     const [first, second] = receiver.to('/flaky');
     expect(second!.body).toEqual(first!.body);
-    expect(second!.body.occurredAt).toBe(transitions[0].dueAt);
+    expect(second!.body.occurredAt).toBe(transitions[0]!.dueAt);
     await eventually(async () => (await deliveries())[0]?.status === 'delivered');
   });
 });
@@ -376,31 +393,30 @@ describe('what is done for a partner without its key follows its clock', () => {
     const signer = await Partner.create(server, p.key);
     await signer.register();
     await p.freeze();
-    const before = await p.ok('POST', '/ramp/organization', { displayName: 'Signed up before', type: 'personal' }, 201);
+    const before = await p.v1Customer('Signed up before');
     const { clock } = await p.advance({ by: 'P30D' });
     const sub = randomUUID();
     // The JWT is signed on real time (iat, exp), 30 days behind the partner's clock, and accepted.
-    const signedIn = await tokenRequest(server, { grant_type: jwtBearer, assertion: await signer.sign({ sub }) });
-    expect(signedIn.status, signedIn.text_).toBe(200);
-    expect(signedIn.json_.expires_in).toBe(900);
-    expect((await p.ok('GET', `/organization/${sub}`)).createdAt).toBe(clock.now);
-    const newest = await p.ok('GET', '/organizations?pageSize=2');
-    expect(newest.items.map((o: Json) => [o.organizationId, o.createdAt])).toEqual([[sub, clock.now], [before.organizationId, before.createdAt]]);
-    const later = await p.ok('POST', '/ramp/customers', { filters: { fromDate: plus(clock.now, -1000) } });
-    expect(later.items.map((c: Json) => c.customerId)).toEqual([sub]);
+    const signedIn = expectStatus(await requestToken(server, { grant_type: jwtBearer, assertion: await signer.sign({ sub }) }), 200);
+    expect(signedIn.expires_in).toBe(900);
+    expect(expectStatus(await p.api.GET('/organization/{organizationId}', { params: { path: { organizationId: sub } } }), 200).createdAt).toBe(clock.now);
+    const newest = expectStatus(await p.api.GET('/organizations', { params: { query: { pageSize: 2 } } }), 200);
+    expect(newest.items.map((o) => [o.organizationId, o.createdAt])).toEqual([[sub, clock.now], [before.organizationId, before.createdAt]]);
+    const later = await p.v1Customers({ fromDate: plus(clock.now, -1000) });
+    expect(later.items.map((c) => c.customerId)).toEqual([sub]);
   });
 
   it('a v1 presigned onboarding URL expires on the clock it was issued on, though it is redeemed without a key', async () => {
     const p = await newPartner();
-    const customer = await p.ok('POST', '/ramp/organization', { displayName: 'Onboarding customer', type: 'personal' }, 201);
+    const customer = await p.v1Customer('Onboarding customer');
     const { now } = await p.freeze();
-    const { presignedUrl, expiresAt } = await p.ok('POST', `/sandbox/ramp/customer/${customer.organizationId}/onboarding`, undefined, 201);
+    const { presignedUrl, expiresAt } = expectStatus(await p.api.POST('/sandbox/ramp/customer/{customer_id}/onboarding', { params: { path: { customer_id: customer.organizationId } } }), 201);
     expect(expiresAt).toBe(plus(now, 3600_000 - (Date.parse(now) % 1000)));
-    const redeem = () => server.call('POST', '/ramp/onboarding/bank-accounts', { key: null, body: { presignedUrl } });
+    const redeem = () => server.as(null).POST('/ramp/onboarding/bank-accounts', { body: { presignedUrl } });
     real.advance(2 * 3600_000);
-    expect((await redeem()).status).toBe(200);
+    expectStatus(await redeem(), 200);
     await p.advance({ to: plus(expiresAt, -1) });
-    expect((await redeem()).status).toBe(200);
+    expectStatus(await redeem(), 200);
     await p.advance({ to: expiresAt });
     expectPlainError(await redeem(), 401);
   });
@@ -411,11 +427,11 @@ describe('what a partner sees of its keys follows its clock', () => {
     const p = await newPartner();
     await p.freeze();
     const { clock } = await p.advance({ by: 'P2D' });
-    const { items } = await p.ok('GET', `/organization/${p.partnerId}/api_keys`);
-    expect(items.map((k: Json) => k.lastUsedAt)).toEqual([clock.now]);
+    const keys = async () => expectStatus(await p.api.GET('/organization/{organizationId}/api_keys', { params: { path: { organizationId: p.partnerId } } }), 200).items;
+    expect((await keys()).map((k) => k.lastUsedAt)).toEqual([clock.now]);
     // Frozen: a later use an hour of real time on shows the same instant.
     real.advance(3600_000);
-    expect((await p.ok('GET', `/organization/${p.partnerId}/api_keys`)).items[0].lastUsedAt).toBe(clock.now);
+    expect((await keys())[0]!.lastUsedAt).toBe(clock.now);
   });
 });
 
@@ -424,13 +440,13 @@ describe('a refused submission is judged on the caller\'s clock', () => {
     const p = await newPartner();
     await p.freeze();
     const { clock } = await p.advance({ by: 'P2D' });
-    const customer = await p.ok('POST', '/ramp/organization', { displayName: 'Young customer', type: 'personal' }, 201);
+    const customer = await p.v1Customer('Young customer');
     // 18 today on the partner's clock; two days short of it on real time.
     const birthDate = `${Number(clock.now.slice(0, 4)) - 18}${clock.now.slice(4, 10)}`;
-    const refused = await p.call('PUT', `/organization/${customer.organizationId}/kyc`, { ...person, birthDate, nickname: 'Mari' });
-    expectProblem(refused, 400, 'validation-error');
-    expect(refused.json_.errors).toEqual([{ pointer: '/nickname', detail: 'is not allowed' }]);
-    expect((await p.call('PUT', `/organization/${customer.organizationId}/kyc`, { ...person, birthDate })).status).toBe(200);
+    // A field KycRequest does not have: only sendRaw sends it.
+    const refused = await server.sendRaw('PUT', `/organization/${customer.organizationId}/kyc`, { key: p.key, body: { ...person, birthDate, nickname: 'Mari' } });
+    expect(expectProblem(refused, 400, 'validation-error').errors).toEqual([{ pointer: '/nickname', detail: 'is not allowed' }]);
+    expectStatus(await p.api.PUT('/organization/{organizationId}/kyc', { params: { path: { organizationId: customer.organizationId } }, body: { ...person, birthDate } }), 200);
   });
 });
 
@@ -439,18 +455,19 @@ describe('what is global stays on real time', () => {
     const cold = manualClock({ distinctReadings: true });
     const s = await startTestServer({ clock: cold, env: { RAMP_PRICES_WARMUP_MS: '60000' } });
     try {
-      const call = (method: string, path: string, body?: unknown) => s.call(method, path, body === undefined ? {} : { body });
-      expect((await call('POST', '/sandbox/clock/advance', { by: 'PT2M' })).status).toBe(200);
-      const customer = (await call('POST', '/ramp/organization', { displayName: 'Early customer', type: 'personal' })).json_.organizationId;
+      await sandboxClock(s.api).advance({ by: 'PT2M' });
+      const customer = expectStatus(await s.api.POST('/ramp/organization', { body: { displayName: 'Early customer', type: 'personal' } }), 201).organizationId;
       await s.services.storage.db.updateTable('organizations').set({ kyc_status: 'approved' }).where('id', '=', customer).execute();
       const wallet = solanaAddress();
-      expect((await call('POST', `/organization/${customer}/wallet`, { custody: 'external', address: wallet, blockchain: 'solana' })).status).toBe(201);
-      const quote = () => call('POST', `/organization/${customer}/quote`, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: wallet });
+      const organizationId = { params: { path: { organizationId: customer } } };
+      expectStatus(await s.api.POST('/organization/{organizationId}/wallet', { ...organizationId, body: { custody: 'external', address: wallet, blockchain: 'solana' } }), 201);
+      const quote = () => s.api.POST('/organization/{organizationId}/quote', { ...organizationId, body: { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: wallet } });
+      const prices = () => s.as(null).GET('/lookup/tokens/cost');
       expectProblem(await quote(), 422, 'quote-unavailable');
-      expectPlainError(await s.call('GET', '/lookup/tokens/cost', { key: null }), 503);
+      expectPlainError(await prices(), 503);
       cold.advance(60_000);
-      expect((await s.call('GET', '/lookup/tokens/cost', { key: null })).status).toBe(200);
-      expect((await quote()).status).toBe(201);
+      expectStatus(await prices(), 200);
+      expectStatus(await quote(), 201);
     } finally {
       await s.close();
     }
@@ -461,9 +478,9 @@ describe('production', () => {
   it('answers 403 forbidden to every clock operation', async () => {
     const production = await startTestServer({ env: { RAMP_ENV: 'production' } });
     try {
-      for (const [method, path, body] of [['GET', '/sandbox/clock'], ['PUT', '/sandbox/clock', { frozen: true }], ['POST', '/sandbox/clock/advance', { by: 'PT1S' }]] as const) {
-        expectProblem(await production.call(method, path, body === undefined ? {} : { body }), 403, 'forbidden');
-      }
+      expectProblem(await production.api.GET('/sandbox/clock'), 403, 'forbidden');
+      expectProblem(await production.api.PUT('/sandbox/clock', { body: { frozen: true } }), 403, 'forbidden');
+      expectProblem(await production.api.POST('/sandbox/clock/advance', { body: { by: 'PT1S' } }), 403, 'forbidden');
     } finally {
       await production.close();
     }
