@@ -5,7 +5,9 @@
  * contract, so an undocumented answer would show up here as a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectPlainError, expectProblem, slugOf } from '../support/errors.ts';
+import { expectStatus } from '../support/api.ts';
+import { expectOAuthError, expectPlainError, expectProblem } from '../support/errors.ts';
+import { createCustomer } from '../support/fixtures.ts';
 import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { newSeedKey, rawRequest, startServerProcess, type ServerProcess } from '../support/process.ts';
@@ -23,12 +25,11 @@ describe('bodies and headers no client should send', () => {
   it('refuses an oversized body with payload-too-large, in the format of each surface', async () => {
     const before = await rowCounts(server);
     const big = JSON.stringify({ url: 'http://127.0.0.1:9/x', eventType: 'orderUpdated', padding: 'x'.repeat(2_000_000) });
-    const v2 = await server.call('POST', '/webhook_subscription', { raw: big, headers: json });
-    expect(v2.status, v2.text_.slice(0, 300)).toBe(413);
-    expect(slugOf(v2)).toBe('payload-too-large');
-    const v1 = await server.call('POST', '/ramp/customers', { raw: JSON.stringify({ pageSize: 10, filters: null, padding: 'x'.repeat(2_000_000) }), headers: json });
+    const v2 = await server.sendRaw('POST', '/webhook_subscription', { raw: big, headers: json });
+    expectProblem(v2, 413, 'payload-too-large', v2.text_.slice(0, 300));
+    const v1 = await server.sendRaw('POST', '/ramp/customers', { raw: JSON.stringify({ pageSize: 10, filters: null, padding: 'x'.repeat(2_000_000) }), headers: json });
     expectPlainError(v1, 413, v1.text_.slice(0, 300));
-    const auth = await server.call('POST', '/auth/token', { key: null, raw: `grant_type=refresh_token&refresh_token=${'x'.repeat(2_000_000)}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const auth = await server.sendRaw('POST', '/auth/token', { key: null, raw: `grant_type=refresh_token&refresh_token=${'x'.repeat(2_000_000)}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(auth.status).toBeGreaterThanOrEqual(400);
     expect(auth.status).toBeLessThan(500);
     expect(await rowCounts(server)).toEqual(before);
@@ -46,12 +47,11 @@ describe('bodies and headers no client should send', () => {
       ['POST', '/ramp/customers', `{"pageSize":10,"filters":${objects(40_000)}}`],
     ];
     for (const [method, path, raw] of cases) {
-      const response = await server.call(method, path, { raw, headers: json });
+      const response = await server.sendRaw(method, path, { raw, headers: json });
       expect(response.status, `${method} ${path} → ${response.text_.slice(0, 200)}`).toBe(400);
     }
-    const oauth = await server.call('POST', '/auth/token', { key: null, raw: `{"grant_type":"refresh_token","refresh_token":${arrays(100_000)}}`, headers: json });
-    expect(oauth.status).toBe(400);
-    expect(oauth.json_).toMatchObject({ error: 'invalid_request' });
+    const oauth = await server.sendRaw('POST', '/auth/token', { key: null, raw: `{"grant_type":"refresh_token","refresh_token":${arrays(100_000)}}`, headers: json });
+    expectOAuthError(oauth, 'invalid_request');
     expect(await rowCounts(server)).toEqual(before);
   });
 
@@ -62,11 +62,11 @@ describe('bodies and headers no client should send', () => {
       ['POST', '/ramp/customers', { pageSize: 10, filters: { fromDate: '2026-01-01T00:00:00Z', extra: Array.from({ length: 32_000 }, () => ({})) } }],
       ['POST', '/webhook_subscription', Array.from({ length: 32_000 }, () => ({}))],
     ] as const) {
-      const response = await server.call(method, path, { body });
+      const response = await server.sendRaw(method, path, { body });
       expect(response.status, `${path} ${response.text_.slice(0, 300)}`).toBe(400);
       expect(response.text_).toMatch(/must not have more than 100 items/);
     }
-    const v1Kyc = await server.call('POST', `/ramp/customer/${server.partnerId}/kyc`, { body: { address: Array.from({ length: 32_000 }, () => ({})) } });
+    const v1Kyc = await server.sendRaw('POST', `/ramp/customer/${server.partnerId}/kyc`, { body: { address: Array.from({ length: 32_000 }, () => ({})) } });
     expect(v1Kyc.status).toBe(400);
     expect(v1Kyc.json_).toEqual({ error: 'Invalid KYC submission', details: [{ field: 'address', message: 'must not have more than 100 items' }] });
     expect(await rowCounts(server)).toEqual(before);
@@ -75,11 +75,10 @@ describe('bodies and headers no client should send', () => {
   it('answers a huge array of wrong items with a bounded list of fields', async () => {
     // 100 items (the most a body may hold), each missing every field: 700 fields, 200 listed.
     const raw = JSON.stringify({ representatives: Array.from({ length: 100 }, () => ({})) });
-    const response = await server.call('PUT', `/organization/${server.partnerId}/kyb`, { raw, headers: json });
-    expect(response.status).toBe(400);
-    expect(slugOf(response)).toBe('validation-error');
-    expect(response.json_.errors.length).toBeLessThanOrEqual(200);
-    expect(response.json_.detail).toMatch(/the first \d+ are listed/);
+    const response = await server.sendRaw('PUT', `/organization/${server.partnerId}/kyb`, { raw, headers: json });
+    const problem = expectProblem(response, 400, 'validation-error', response.text_.slice(0, 300));
+    expect(problem.errors.length).toBeLessThanOrEqual(200);
+    expect(problem.detail).toMatch(/the first \d+ are listed/);
     expect(response.text_.length).toBeLessThan(64 * 1024);
   });
 
@@ -94,14 +93,14 @@ describe('bodies and headers no client should send', () => {
     // Either refused, or served with the bytes replaced; never a server error.
     expect(renamed.status, renamed.text).toBeGreaterThanOrEqual(200);
     expect(renamed.status, renamed.text).toBeLessThan(500);
-    const badUtf8Json = await server.call('POST', '/webhook_subscription', { raw: '{"url": "http://127.0.0.1:9/\udc00", "eventType": "orderUpdated"}', headers: json });
+    const badUtf8Json = await server.sendRaw('POST', '/webhook_subscription', { raw: '{"url": "http://127.0.0.1:9/\udc00", "eventType": "orderUpdated"}', headers: json });
     expect(badUtf8Json.status).toBeLessThan(500);
     for (const path of [`/organization/%ff%fe/kyc`, `/organization/${server.partnerId}%c3%28/kyc`, '/ramp/order/%E0%A4%A']) {
-      const response = await server.call('GET', path);
+      const response = await server.sendRaw('GET', path);
       expect(response.status, `${path} → ${response.text_.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       expect(response.status, `${path} → ${response.text_.slice(0, 200)}`).toBeLessThan(500);
     }
-    const latin1Body = await server.call('POST', '/ramp/customers', { raw: '{"pageSize": 10}', headers: { 'Content-Type': 'application/json; charset=latin1' } });
+    const latin1Body = await server.sendRaw('POST', '/ramp/customers', { raw: '{"pageSize": 10}', headers: { 'Content-Type': 'application/json; charset=latin1' } });
     expect(latin1Body.status).toBeGreaterThanOrEqual(400);
     expect(latin1Body.status).toBeLessThan(500);
     // Renames go through only with the bytes the client meant; a refused one leaves no trace.
@@ -110,31 +109,35 @@ describe('bodies and headers no client should send', () => {
 
   it('refuses API keys that are not ASCII with 401, whatever their bytes', async () => {
     const port = Number(new URL(server.url).port);
-    const latin1 = await server.call('GET', '/organizations', { key: server.key.replace(/.$/, 'é') });
-    expect(latin1.status).toBe(401);
-    expect(slugOf(latin1)).toBe('unauthorized');
+    expectProblem(await server.as(server.key.replace(/.$/, 'é')).GET('/organizations'), 401, 'unauthorized');
     for (const key of [Buffer.from(`${server.key.slice(0, -1)}ñ`, 'utf8'), Buffer.from([0x61, 0x70, 0x69, 0xff, 0x00, 0x80]), Buffer.from('api_sand:🙂:🙂', 'utf8')]) {
       const response = await rawRequest(port, Buffer.concat([Buffer.from('GET /organizations HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: '), key, Buffer.from('\r\n\r\n')]));
       // A NUL in a header is a malformed request for Node's parser (400); any other byte reaches us (401).
       expect([400, 401], response.text.slice(0, 300)).toContain(response.status);
     }
-    const v1 = await server.call('POST', '/ramp/customers', { key: 'api_sand:ñ:ñ' });
-    expectPlainError(v1, 401);
+    expectPlainError(await server.as('api_sand:ñ:ñ').POST('/ramp/customers'), 401);
   });
 
   it('serves many requests in parallel, each one answered', async () => {
     const paths = ['/organizations', `/organization/${server.partnerId}`, '/orders', '/webhook_subscriptions', `/organization/${server.partnerId}/kyb`];
+    const organizationId = server.partnerId;
+    const reads = [
+      () => server.api.GET('/organizations'),
+      () => server.api.GET('/organization/{organizationId}', { params: { path: { organizationId } } }),
+      () => server.api.GET('/orders'),
+      () => server.api.GET('/webhook_subscriptions'),
+      () => server.api.GET('/organization/{organizationId}/kyb', { params: { path: { organizationId } } }),
+    ];
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         i % 4 === 3
-          ? server.call('POST', '/ramp/organization', { body: { displayName: `Parallel ${i}`, type: 'personal' } })
-          : server.call('GET', paths[i % paths.length]!),
+          ? server.api.POST('/ramp/organization', { body: { displayName: `Parallel ${i}`, type: 'personal' } })
+          : reads[i % reads.length]!(),
       ),
     );
-    const statuses = responses.map((r) => r.status);
+    const statuses = responses.map((r) => r.response.status);
     expect(statuses.filter((s) => s !== 200 && s !== 201), JSON.stringify(statuses)).toEqual([]);
-    const listed = await server.call('GET', '/organizations?pageSize=100');
-    expect(listed.json_.totalItems).toBe(50);
+    expect(expectStatus(await server.api.GET('/organizations', { params: { query: { pageSize: 100 } } }), 200).totalItems).toBe(50);
   }, 120_000);
 });
 
@@ -217,27 +220,28 @@ describe('rate limiting of reads', () => {
   afterAll(() => server?.close());
 
   it('answers 429 rate-limit-exceeded with Retry-After past the threshold, per organization, and only for v2 reads', async () => {
-    const child = (await server.call('POST', '/ramp/organization', { body: { displayName: 'Limited', type: 'personal' } })).json_.organizationId;
-    for (let i = 0; i < 3; i++) expect((await server.call('GET', `/organization/${server.partnerId}`)).status).toBe(200);
-    const limited = await server.call('GET', '/organizations');
+    const getOrganization = (organizationId: string) => server.api.GET('/organization/{organizationId}', { params: { path: { organizationId } } });
+    const child = await createCustomer(server, { displayName: 'Limited', type: 'personal' });
+    for (let i = 0; i < 3; i++) expectStatus(await getOrganization(server.partnerId), 200);
+    const limited = await server.api.GET('/organizations');
     expectProblem(limited, 429, 'rate-limit-exceeded');
-    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.response.headers.get('retry-after')).toBe('1');
     // Another organization has its own count; writes, v1 and lookups are not counted.
-    expect((await server.call('GET', `/organization/${child}`)).status).toBe(200);
-    expect((await server.call('POST', '/ramp/organization', { body: { displayName: 'Still writes', type: 'personal' } })).status).toBe(201);
-    expect((await server.call('POST', '/ramp/customers', { body: {} })).status).toBe(200);
-    expect((await server.call('GET', '/lookup/country-codes', { key: null })).status).toBe(200);
+    expectStatus(await getOrganization(child), 200);
+    expectStatus(await server.api.POST('/ramp/organization', { body: { displayName: 'Still writes', type: 'personal' } }), 201);
+    expectStatus(await server.api.POST('/ramp/customers', { body: {} }), 200);
+    expectStatus(await server.as(null).GET('/lookup/country-codes'), 200);
     // An id the key cannot act for counts against the key's own organization (and is still 404 to it).
-    expect((await server.call('GET', `/organization/${crypto.randomUUID()}`)).status).toBe(429);
+    expectProblem(await getOrganization(crypto.randomUUID()), 429, 'rate-limit-exceeded');
     // The next window opens a second later.
     now += 1000;
-    expect((await server.call('GET', '/organizations')).status).toBe(200);
+    expectStatus(await server.api.GET('/organizations'), 200);
   });
 
   it('is off by default', async () => {
     const unlimited = await startTestServer();
     try {
-      const statuses = await Promise.all(Array.from({ length: 50 }, () => unlimited.call('GET', '/organizations').then((r) => r.status)));
+      const statuses = await Promise.all(Array.from({ length: 50 }, () => unlimited.api.GET('/organizations').then((r) => r.response.status)));
       expect(new Set(statuses)).toEqual(new Set([200]));
     } finally {
       await unlimited.close();

@@ -30,6 +30,16 @@ function view(answer: Answer): { status: number; headers: Headers; body: ErrorBo
 /** The slug of a v2 problem answer: the last segment of its type. */
 export const slugOf = (answer: Answer) => String(view(answer).body?.type ?? '').split('/').pop();
 
+/**
+ * What an error answer tells a client, the ids it names taken out: its status and its problem
+ * type (v2), plain error (v1, lookup) or text. An object a key cannot reach must answer with the
+ * shape of one that does not exist.
+ */
+export function errorShape(answer: Answer): string {
+  const { status, body, where } = view(answer);
+  return `${status} ${String(body?.type ?? body?.error ?? where).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>')}`;
+}
+
 /** The catalogue's problem of this slug, exactly: status, type and fixed title, a detail and a fresh instance. */
 export function expectProblem<S extends string>(answer: Answer, status: number, slug: S, where?: string): ProblemOf<S> {
   const { status: actual, headers, body, where: text } = view(answer);
