@@ -150,6 +150,59 @@ export function Section(props: { title: string; id?: string; children: Component
 export const Empty = ({ children }: { children: ComponentChildren }) => <p class="empty">{children}</p>;
 export const Loading = () => <p class="empty" aria-live="polite">Loading…</p>;
 
+/** What `Listing` reads of a list's `useLoad`: the page (any list operation's page has `items`) and the load's problem. */
+export type Loaded<T> = { data: { items: T[] } | undefined; error: unknown };
+
+/**
+ * A list section, the one shape of every list the console shows: a card with its heading,
+ * what comes before the rows (the form that adds one), the load's problem, then the rows as a
+ * table, or what an empty list says. The last rows stay on screen under a failed reload
+ * (useLoad keeps them), so a live page does not lose what it showed.
+ */
+export function Listing<T>(props: {
+  title: string;
+  id: string;
+  /** The list's load (useLoad of a list operation): its page's items are the rows, `undefined` until it first answers. */
+  load: Loaded<T>;
+  /** The header cell of each column. */
+  columns: string[];
+  /** One row: a `<tr>` with a cell per column (and the data attributes that name its object). */
+  row: (item: T) => ComponentChildren;
+  /** What an empty list says. */
+  empty: ComponentChildren;
+  /** Say "Loading…" until the first load answers (a page's own list), rather than nothing (a section among many). */
+  loading?: boolean;
+  /** What the table holds, for screen readers. */
+  caption?: string;
+  children?: ComponentChildren;
+}) {
+  const items = props.load.data?.items;
+  const error = props.load.error;
+  return (
+    <Section title={props.title} id={props.id}>
+      {props.children}
+      {error !== undefined && <ErrorText error={error} />}
+      {items === undefined ? (
+        props.loading && error === undefined && <Loading />
+      ) : items.length === 0 ? (
+        <Empty>{props.empty}</Empty>
+      ) : (
+        <table>
+          {props.caption && <caption class="sr-only">{props.caption}</caption>}
+          <thead>
+            <tr>
+              {props.columns.map((column) => (
+                <th scope="col">{column}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{items.map(props.row)}</tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
 export const text = (data: FormData, name: string) => {
   const value = data.get(name);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;

@@ -1,4 +1,5 @@
 /** The console's pages. Every read and every button is one documented operation, through @ramp/client. */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { everyValueOf } from '../server/shared/contractEnums.ts';
 import { orderSimulationApplies } from '../server/features/orders/machine.ts';
@@ -7,7 +8,7 @@ import { v1OrderSimulationApplies } from '../server/features/v1/orders/machine.t
 import { v1SwapSimulationApplies } from '../server/features/v1/swaps/machine.ts';
 import { ask, formatTime, type Schema } from './api.ts';
 import { sandboxNow, useSession, type SandboxEvent } from './session.ts';
-import { Action, ActionForm, Empty, ErrorText, Field, Loading, Section, Status, text, useLoad, useTicker } from './ui.tsx';
+import { Action, ActionForm, Empty, ErrorText, Field, Listing, Loading, type Loaded, Section, Status, text, useLoad, useTicker } from './ui.tsx';
 
 type Organization = Schema<'Organization'>;
 type OrderSimulation = Schema<'SimulateOrderRequest'>['action'];
@@ -37,7 +38,27 @@ export function Organizations() {
         <OrganizationSummary organization={partner} />
       </Section>
       <SandboxClock />
-      <Section title="Customers" id="customers">
+      <Listing
+        title="Customers"
+        id="customers"
+        load={customers}
+        loading
+        caption="Customer organizations, newest first"
+        columns={['Name', 'Type', 'Verification', 'Created']}
+        empty="No customers yet: create one above."
+        row={(c) => (
+          <tr key={c.organizationId} data-organization={c.organizationId}>
+            <td>
+              <a href={`#/organization/${c.organizationId}`}>{c.displayName}</a>
+            </td>
+            <td>{c.type}</td>
+            <td>
+              <VerificationStatus organization={c} />
+            </td>
+            <td>{formatTime(c.createdAt)}</td>
+          </tr>
+        )}
+      >
         <ActionForm
           label="Create customer"
           id="create-customer"
@@ -49,39 +70,7 @@ export function Organizations() {
           <Field label="Name" name="displayName" required />
           <Field label="Type" name="type" options={['personal', 'business']} value="personal" />
         </ActionForm>
-        {customers.error !== undefined && <ErrorText error={customers.error} />}
-        {!customers.data ? (
-          <Loading />
-        ) : customers.data.items.length === 0 ? (
-          <Empty>No customers yet: create one above.</Empty>
-        ) : (
-          <table>
-            <caption class="sr-only">Customer organizations, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Verification</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {customers.data.items.map((c) => (
-                <tr key={c.organizationId} data-organization={c.organizationId}>
-                  <td>
-                    <a href={`#/organization/${c.organizationId}`}>{c.displayName}</a>
-                  </td>
-                  <td>{c.type}</td>
-                  <td>
-                    <VerificationStatus organization={c} />
-                  </td>
-                  <td>{formatTime(c.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Section>
+      </Listing>
     </>
   );
 }
@@ -311,7 +300,41 @@ function PaymentAccounts({ organizationId }: { organizationId: string }) {
   const accounts = useLoad(() => ask(ramp.GET('/organization/{organizationId}/payment_accounts', { params: { path: { organizationId }, query: { pageSize: 100 } } })), [organizationId, version]);
   const path = { organizationId };
   return (
-    <Section title="Payment accounts" id="payment-accounts">
+    <Listing
+      title="Payment accounts"
+      id="payment-accounts"
+      load={accounts}
+      columns={['CLABE', 'Status', 'Rails', 'Simulate']}
+      empty="No payment accounts."
+      row={(a) => (
+        <tr key={a.id} data-payment-account={a.id}>
+          <td>
+            <code>{'clabe' in a.accountDetails ? String(a.accountDetails.clabe) : short(a.id)}</code>
+          </td>
+          <td>
+            <Status value={a.status} />
+          </td>
+          <td>
+            {Object.entries(a.rails).map(([rail, state]) => (
+              <div>
+                {rail}: source <Status value={state?.source} />, destination <Status value={state?.destination} />
+              </div>
+            ))}
+          </td>
+          <td class="buttons">
+            {(['source', 'destination'] as const).map((direction) => (
+              <Action
+                label={`Make ${direction} ready`}
+                run={() =>
+                  ask(ramp.POST('/sandbox/organization/{organizationId}/payment_account/{id}/simulate', { params: { path: { organizationId, id: a.id } }, body: { action: 'setRailStatus', rail: 'spei', direction, status: 'ready' } }))
+                }
+                done={accounts.reload}
+              />
+            ))}
+          </td>
+        </tr>
+      )}
+    >
       <ActionForm
         label="Register bank account"
         id="register-payment-account"
@@ -334,51 +357,7 @@ function PaymentAccounts({ organizationId }: { organizationId: string }) {
         <Field label="Account holder" name="holder" required />
         <Field label="Tax id (RFC)" name="taxId" hint="Leave empty to use the verified tax id." />
       </ActionForm>
-      {accounts.error !== undefined && <ErrorText error={accounts.error} />}
-      {accounts.data && accounts.data.items.length === 0 && <Empty>No payment accounts.</Empty>}
-      {accounts.data && accounts.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">CLABE</th>
-              <th scope="col">Status</th>
-              <th scope="col">Rails</th>
-              <th scope="col">Simulate</th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.data.items.map((a) => (
-              <tr key={a.id} data-payment-account={a.id}>
-                <td>
-                  <code>{'clabe' in a.accountDetails ? String(a.accountDetails.clabe) : short(a.id)}</code>
-                </td>
-                <td>
-                  <Status value={a.status} />
-                </td>
-                <td>
-                  {Object.entries(a.rails).map(([rail, state]) => (
-                    <div>
-                      {rail}: source <Status value={state?.source} />, destination <Status value={state?.destination} />
-                    </div>
-                  ))}
-                </td>
-                <td class="buttons">
-                  {(['source', 'destination'] as const).map((direction) => (
-                    <Action
-                      label={`Make ${direction} ready`}
-                      run={() =>
-                        ask(ramp.POST('/sandbox/organization/{organizationId}/payment_account/{id}/simulate', { params: { path: { organizationId, id: a.id } }, body: { action: 'setRailStatus', rail: 'spei', direction, status: 'ready' } }))
-                      }
-                      done={accounts.reload}
-                    />
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </Section>
+    </Listing>
   );
 }
 
@@ -386,7 +365,22 @@ function Wallets({ organizationId }: { organizationId: string }) {
   const { ramp, version } = useSession();
   const wallets = useLoad(() => ask(ramp.GET('/organization/{organizationId}/wallets', { params: { path: { organizationId }, query: { pageSize: 100 } } })), [organizationId, version]);
   return (
-    <Section title="Wallets" id="wallets">
+    <Listing
+      title="Wallets"
+      id="wallets"
+      load={wallets}
+      columns={['Address', 'Blockchain', 'Custody']}
+      empty="No wallets."
+      row={(w) => (
+        <tr key={w.id}>
+          <td>
+            <code class="wrap">{w.address}</code>
+          </td>
+          <td>{w.blockchain}</td>
+          <td>{w.custody}</td>
+        </tr>
+      )}
+    >
       <ActionForm
         label="Register external wallet"
         submit={(data) =>
@@ -397,31 +391,7 @@ function Wallets({ organizationId }: { organizationId: string }) {
         <Field label="Address" name="address" required />
         <Field label="Blockchain" name="blockchain" options={[...blockchains]} value="solana" />
       </ActionForm>
-      {wallets.error !== undefined && <ErrorText error={wallets.error} />}
-      {wallets.data && wallets.data.items.length === 0 && <Empty>No wallets.</Empty>}
-      {wallets.data && wallets.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Blockchain</th>
-              <th scope="col">Custody</th>
-            </tr>
-          </thead>
-          <tbody>
-            {wallets.data.items.map((w) => (
-              <tr key={w.id}>
-                <td>
-                  <code class="wrap">{w.address}</code>
-                </td>
-                <td>{w.blockchain}</td>
-                <td>{w.custody}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </Section>
+    </Listing>
   );
 }
 
@@ -432,7 +402,37 @@ function Quotes({ organizationId }: { organizationId: string }) {
   // A quote expires on the partner's sandbox clock, which a freeze or an advance moves apart from real time.
   const now = sandboxNow(clock)?.getTime() ?? Date.now();
   return (
-    <Section title="Quotes" id="quotes">
+    <Listing
+      title="Quotes"
+      id="quotes"
+      load={quotes}
+      columns={['Quote (newest first)', 'Price', 'Expires', 'Order']}
+      empty="No quotes yet."
+      row={(q) => {
+        const left = Math.round((Date.parse(q.expiresAt) - now) / 1000);
+        return (
+          <tr key={q.quoteId} data-quote={q.quoteId}>
+            <td>
+              {q.type} <code>{short(q.quoteId)}</code>
+            </td>
+            <td>
+              {q.sourceAmount} {q.sourceAsset} → {q.targetAmount} {q.targetAsset}
+            </td>
+            <td class="expiry">
+              <time dateTime={q.expiresAt}>{formatTime(q.expiresAt)}</time> {left > 0 ? <span class="muted">in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}</span> : <Status value="expired" />}
+            </td>
+            <td>
+              <Action
+                label="Create order"
+                kind="primary"
+                run={() => ask(ramp.POST('/organization/{organizationId}/order', { params: { path: { organizationId } }, body: { quoteId: q.quoteId } }))}
+                done={(order) => (location.hash = orderHref(organizationId, (order as Schema<'Order'>).id))}
+              />
+            </td>
+          </tr>
+        );
+      }}
+    >
       <ActionForm
         label="Get quote"
         id="create-quote"
@@ -458,47 +458,7 @@ function Quotes({ organizationId }: { organizationId: string }) {
         <Field label="Wallet address" name="walletAddress" hint="Receives the tokens (onramp) or sends them (offramp, swap)." />
         <Field label="Payment account id (offramp)" name="paymentAccountId" />
       </ActionForm>
-      {quotes.error !== undefined && <ErrorText error={quotes.error} />}
-      {quotes.data && quotes.data.items.length === 0 && <Empty>No quotes yet.</Empty>}
-      {quotes.data && quotes.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Quote (newest first)</th>
-              <th scope="col">Price</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Order</th>
-            </tr>
-          </thead>
-          <tbody>
-            {quotes.data.items.map((q) => {
-              const left = Math.round((Date.parse(q.expiresAt) - now) / 1000);
-              return (
-                <tr key={q.quoteId} data-quote={q.quoteId}>
-                  <td>
-                    {q.type} <code>{short(q.quoteId)}</code>
-                  </td>
-                  <td>
-                    {q.sourceAmount} {q.sourceAsset} → {q.targetAmount} {q.targetAsset}
-                  </td>
-                  <td class="expiry">
-                    <time dateTime={q.expiresAt}>{formatTime(q.expiresAt)}</time> {left > 0 ? <span class="muted">in {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}</span> : <Status value="expired" />}
-                  </td>
-                  <td>
-                    <Action
-                      label="Create order"
-                      kind="primary"
-                      run={() => ask(ramp.POST('/organization/{organizationId}/order', { params: { path: { organizationId } }, body: { quoteId: q.quoteId } }))}
-                      done={(order) => (location.hash = orderHref(organizationId, (order as Schema<'Order'>).id))}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-    </Section>
+    </Listing>
   );
 }
 
@@ -506,40 +466,28 @@ function Orders({ organizationId }: { organizationId: string }) {
   const { ramp, version } = useSession();
   const orders = useLoad(() => ask(ramp.GET('/orders', { params: { query: { organizationId, pageSize: 100 } } })), [organizationId, version]);
   return (
-    <Section title="Orders (v2)" id="orders">
-      {orders.error !== undefined && <ErrorText error={orders.error} />}
-      {orders.data && orders.data.items.length === 0 && <Empty>No orders.</Empty>}
-      {orders.data && orders.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Type</th>
-              <th scope="col">Amounts</th>
-              <th scope="col">Status</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.data.items.map((o) => (
-              <tr key={o.id} data-order={o.id}>
-                <td>
-                  <a href={orderHref(organizationId, o.id)}>{short(o.id)}</a>
-                </td>
-                <td>{o.type}</td>
-                <td>
-                  {o.sourceAmount} {o.sourceAsset} → {o.targetAmount} {o.targetAsset}
-                </td>
-                <td>
-                  <Status value={o.status} />
-                </td>
-                <td>{formatTime(o.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <Listing
+      title="Orders (v2)"
+      id="orders"
+      load={orders}
+      columns={['Order', 'Type', 'Amounts', 'Status', 'Updated']}
+      empty="No orders."
+      row={(o) => (
+        <tr key={o.id} data-order={o.id}>
+          <td>
+            <a href={orderHref(organizationId, o.id)}>{short(o.id)}</a>
+          </td>
+          <td>{o.type}</td>
+          <td>
+            {o.sourceAmount} {o.sourceAsset} → {o.targetAmount} {o.targetAsset}
+          </td>
+          <td>
+            <Status value={o.status} />
+          </td>
+          <td>{formatTime(o.updatedAt)}</td>
+        </tr>
       )}
-    </Section>
+    />
   );
 }
 
@@ -547,38 +495,27 @@ function V1Orders({ customerId }: { customerId: string }) {
   const { ramp, version } = useSession();
   const orders = useLoad(() => ask(ramp.POST('/ramp/customer/{customer_id}/orders', { params: { path: { customer_id: customerId } }, body: { pageSize: 100 } })), [customerId, version]);
   return (
-    <Section title="Orders (v1)" id="v1-orders">
-      {orders.error !== undefined && <ErrorText error={orders.error} />}
-      {orders.data && orders.data.items.length === 0 && <Empty>No v1 orders.</Empty>}
-      {orders.data && orders.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Type</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.data.items.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  <a href={`#/v1order/${o.id}`}>{short(o.id)}</a>
-                </td>
-                <td>{o.type}</td>
-                <td>
-                  {o.sourceAmount} {o.token}
-                </td>
-                <td>
-                  <Status value={o.status} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <Listing
+      title="Orders (v1)"
+      id="v1-orders"
+      load={orders}
+      columns={['Order', 'Type', 'Amount', 'Status']}
+      empty="No v1 orders."
+      row={(o) => (
+        <tr key={o.id}>
+          <td>
+            <a href={`#/v1order/${o.id}`}>{short(o.id)}</a>
+          </td>
+          <td>{o.type}</td>
+          <td>
+            {o.sourceAmount} {o.token}
+          </td>
+          <td>
+            <Status value={o.status} />
+          </td>
+        </tr>
       )}
-    </Section>
+    />
   );
 }
 
@@ -587,44 +524,33 @@ function V1Swaps({ customerId }: { customerId: string }) {
   const { ramp, version } = useSession();
   const swaps = useLoad(() => ask(ramp.POST('/ramp/customer/{customer_id}/swaps', { params: { path: { customer_id: customerId } }, body: { pageSize: 100 } })), [customerId, version]);
   return (
-    <Section title="Swaps (v1)" id="v1-swaps">
-      {swaps.error !== undefined && <ErrorText error={swaps.error} />}
-      {swaps.data && swaps.data.items.length === 0 && <Empty>No v1 swaps.</Empty>}
-      {swaps.data && swaps.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Swap</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">Status</th>
-              <th scope="col">Simulate</th>
-            </tr>
-          </thead>
-          <tbody>
-            {swaps.data.items.map((s) => (
-              <tr key={s.id} data-swap={s.id}>
-                <td>
-                  <code>{short(s.id)}</code>
-                </td>
-                <td>
-                  {s.sourceAmount} {s.sourceToken} → {s.targetToken}
-                </td>
-                <td>
-                  <Status value={s.status} />
-                </td>
-                <td class="buttons">
-                  {v1SwapSimulations
-                    .filter((action) => v1SwapSimulationApplies(s.status, action))
-                    .map((action) => (
-                      <Action label={action} name={action} run={() => ask(ramp.POST('/sandbox/ramp/swap/{id}/simulate', { params: { path: { id: s.id } }, body: { action } }))} done={swaps.reload} />
-                    ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <Listing
+      title="Swaps (v1)"
+      id="v1-swaps"
+      load={swaps}
+      columns={['Swap', 'Tokens', 'Status', 'Simulate']}
+      empty="No v1 swaps."
+      row={(s) => (
+        <tr key={s.id} data-swap={s.id}>
+          <td>
+            <code>{short(s.id)}</code>
+          </td>
+          <td>
+            {s.sourceAmount} {s.sourceToken} → {s.targetToken}
+          </td>
+          <td>
+            <Status value={s.status} />
+          </td>
+          <td class="buttons">
+            {v1SwapSimulations
+              .filter((action) => v1SwapSimulationApplies(s.status, action))
+              .map((action) => (
+                <Action label={action} name={action} run={() => ask(ramp.POST('/sandbox/ramp/swap/{id}/simulate', { params: { path: { id: s.id } }, body: { action } }))} done={swaps.reload} />
+              ))}
+          </td>
+        </tr>
       )}
-    </Section>
+    />
   );
 }
 
@@ -635,57 +561,45 @@ function V1BankAccounts({ customerId }: { customerId: string }) {
   const { ramp, version } = useSession();
   const accounts = useLoad(() => ask(ramp.POST('/ramp/customer/{customer_id}/bank-accounts', { params: { path: { customer_id: customerId } }, body: { pageSize: 100 } })), [customerId, version]);
   return (
-    <Section title="Bank accounts (v1)" id="v1-bank-accounts">
-      {accounts.error !== undefined && <ErrorText error={accounts.error} />}
-      {accounts.data && accounts.data.items.length === 0 && <Empty>No v1 bank accounts.</Empty>}
-      {accounts.data && accounts.data.items.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">CLABE</th>
-              <th scope="col">Label</th>
-              <th scope="col">Status</th>
-              <th scope="col">Compliant</th>
-              <th scope="col">Simulate</th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.data.items.map((a) => (
-              <tr key={a.internalAccountId} data-bank-account={a.internalAccountId}>
-                <td>
-                  <code>{a.clabe}</code>
-                </td>
-                <td>{a.accountLabel}</td>
-                <td>
-                  <Status value={a.status} />
-                </td>
-                <td>{a.compliant ? 'yes' : 'no'}</td>
-                <td class="buttons">
-                  {v1BankAccountStatuses
-                    .filter((status) => canMoveBankAccount(a.status, status))
-                    .map((status) => (
-                      <Action
-                        label={bankAccountAction(status)}
-                        name={status}
-                        run={() =>
-                          ask(
-                            ramp.POST('/sandbox/ramp/bank-account/{id}/status', {
-                              params: { path: { id: a.internalAccountId } },
-                              // Active is verified and usable for offramps (V1SimulateBankAccountRequest's Activate example).
-                              body: status === 'bank_account_active' ? { status, compliant: true } : { status },
-                            }),
-                          )
-                        }
-                        done={accounts.reload}
-                      />
-                    ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <Listing
+      title="Bank accounts (v1)"
+      id="v1-bank-accounts"
+      load={accounts}
+      columns={['CLABE', 'Label', 'Status', 'Compliant', 'Simulate']}
+      empty="No v1 bank accounts."
+      row={(a) => (
+        <tr key={a.internalAccountId} data-bank-account={a.internalAccountId}>
+          <td>
+            <code>{a.clabe}</code>
+          </td>
+          <td>{a.accountLabel}</td>
+          <td>
+            <Status value={a.status} />
+          </td>
+          <td>{a.compliant ? 'yes' : 'no'}</td>
+          <td class="buttons">
+            {v1BankAccountStatuses
+              .filter((status) => canMoveBankAccount(a.status, status))
+              .map((status) => (
+                <Action
+                  label={bankAccountAction(status)}
+                  name={status}
+                  run={() =>
+                    ask(
+                      ramp.POST('/sandbox/ramp/bank-account/{id}/status', {
+                        params: { path: { id: a.internalAccountId } },
+                        // Active is verified and usable for offramps (V1SimulateBankAccountRequest's Activate example).
+                        body: status === 'bank_account_active' ? { status, compliant: true } : { status },
+                      }),
+                    )
+                  }
+                  done={accounts.reload}
+                />
+              ))}
+          </td>
+        </tr>
       )}
-    </Section>
+    />
   );
 }
 
@@ -890,7 +804,7 @@ export function Webhooks() {
           <code class="wrap">{secret}</code>
         </div>
       )}
-      <Section title="v2 subscriptions" id="v2-subscriptions">
+      <Subscriptions title="v2 subscriptions" id="v2-subscriptions" load={v2} surface="v2">
         <ActionForm
           label="Subscribe"
           id="create-v2-subscription"
@@ -903,9 +817,8 @@ export function Webhooks() {
           <Field label="URL" name="url" required hint="The sandbox accepts http:// URLs, localhost included." />
           <Field label="Event type" name="eventType" options={[...v2EventTypes]} value="orderUpdated" />
         </ActionForm>
-        <Subscriptions items={v2.data?.items} error={v2.error} surface="v2" />
-      </Section>
-      <Section title="v1 subscriptions" id="v1-subscriptions">
+      </Subscriptions>
+      <Subscriptions title="v1 subscriptions" id="v1-subscriptions" load={v1} surface="v1">
         <ActionForm
           label="Subscribe (v1)"
           submit={(data) => ask(ramp.POST('/ramp/webhook', { body: { url: text(data, 'url') ?? '', eventType: (text(data, 'eventType') ?? 'order_updated') as Schema<'V1WebhookEventType'> } }))}
@@ -917,39 +830,41 @@ export function Webhooks() {
           <Field label="URL (https)" name="url" required />
           <Field label="Event type" name="eventType" options={[...v1EventTypes]} value="order_updated" />
         </ActionForm>
-        <Subscriptions items={v1.data?.items} error={v1.error} surface="v1" />
-      </Section>
+      </Subscriptions>
     </>
   );
 }
 
-function Subscriptions({ items, error, surface }: { items: { id: string; eventType: string; url: string; createdAt: string }[] | undefined; error: unknown; surface: 'v1' | 'v2' }) {
-  if (error !== undefined) return <ErrorText error={error} />;
-  if (!items) return <Loading />;
-  if (items.length === 0) return <Empty>No subscriptions.</Empty>;
+/** A list of webhook subscriptions of one generation, each opening its deliveries. */
+function Subscriptions(props: {
+  title: string;
+  id: string;
+  load: Loaded<{ id: string; eventType: string; url: string; createdAt: string }>;
+  surface: 'v1' | 'v2';
+  children: ComponentChildren;
+}) {
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Event type</th>
-          <th scope="col">URL</th>
-          <th scope="col">Created</th>
+    <Listing
+      title={props.title}
+      id={props.id}
+      load={props.load}
+      loading
+      columns={['Event type', 'URL', 'Created']}
+      empty="No subscriptions."
+      row={(s) => (
+        <tr key={s.id} data-subscription={s.id}>
+          <td>
+            <a href={`#/webhooks/${s.id}/${props.surface}`}>{s.eventType}</a>
+          </td>
+          <td>
+            <code class="wrap">{s.url}</code>
+          </td>
+          <td>{formatTime(s.createdAt)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {items.map((s) => (
-          <tr key={s.id} data-subscription={s.id}>
-            <td>
-              <a href={`#/webhooks/${s.id}/${surface}`}>{s.eventType}</a>
-            </td>
-            <td>
-              <code class="wrap">{s.url}</code>
-            </td>
-            <td>{formatTime(s.createdAt)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    >
+      {props.children}
+    </Listing>
   );
 }
 

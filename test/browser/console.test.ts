@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
-import { customerClabe, solanaAddress } from '../support/money.ts';
+import { expectStatus } from '../support/api.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
-import { createCustomer, otherPartner } from '../support/fixtures.ts';
+import { createCustomer, customerClabe, otherPartner, sandboxClock, solanaAddress } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually, testBudget, waitBudget } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../webhooks/support.ts';
@@ -192,10 +192,9 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
   it('freezes the sandbox clock, expires a quote and cancels an unfunded order by advancing it', { timeout: testBudget * 2 }, async () => {
     // A partner of its own: its clock stays frozen without touching the other tests' partner.
     const partner = await otherPartner(server);
-    const as = { key: partner.key };
-    const customer = (await server.call('POST', '/ramp/organization', { ...as, body: { displayName: 'Reloj Congelado', type: 'personal' } })).json_.organizationId as string;
-    expect((await server.call('POST', `/sandbox/organization/${customer}/kyc`, { ...as, body: { status: 'approved' } })).status).toBe(200);
-    const clockNow = async () => (await server.call('GET', '/sandbox/clock', as)).json_;
+    const api = server.as(partner.key);
+    const customer = await createCustomer(server, { key: partner.key, displayName: 'Reloj Congelado', type: 'personal', approved: true });
+    const clockNow = sandboxClock(api).read;
     const { context, page, foreign, refused } = await signedIn(partner.key);
     try {
       // Frozen: the page says so and shows the partner's sandbox time, which the API reports.
@@ -239,7 +238,8 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
       await page.locator('#quotes tbody tr').first().getByRole('button', { name: 'Create order' }).click();
       await page.getByRole('heading', { name: /^Order / }).waitFor({ timeout: waitBudget });
       const orderId = page.url().split('/').pop()!;
-      const deadline = (await server.call('GET', `/organization/${customer}/order/${orderId}`, as)).json_.fundingInstructions.expiresAt as string;
+      const unfunded = expectStatus(await api.GET('/organization/{organizationId}/order/{id}', { params: { path: { organizationId: customer, id: orderId } } }), 200);
+      const deadline = unfunded.fundingInstructions!.expiresAt;
       expect(Date.parse(deadline)).toBeGreaterThan(Date.parse(advanced.now));
       await eventually(async () => (await page.locator('#clock-next-due time').getAttribute('datetime')) === deadline, waitBudget, 'the deadline as the next change due');
 
@@ -269,12 +269,12 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
     const wallet = await createWallet(server, customer);
     const usable = await createBankAccount(server, customer);
     const pending = await createBankAccount(server, customer, { usable: false });
-    const order = (await server.call('POST', '/ramp/order', { body: { customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: usable.internalAccountId, walletId: wallet.id, token: 'CETES' } })).json_;
-    const swap = (await server.call('POST', '/ramp/swap', { body: { customerId: customer, walletId: wallet.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: '10' } })).json_;
+    const order = expectStatus(await server.api.POST('/ramp/order', { body: { customerId: customer, type: 'offramp', sourceAmount: '100.000000', bankAccountId: usable.internalAccountId, walletId: wallet.id, token: 'CETES' } }), 201);
+    const swap = expectStatus(await server.api.POST('/ramp/swap', { body: { customerId: customer, walletId: wallet.id, sourceToken: 'USDC', targetToken: 'CETES', sourceAmount: '10' } }), 201);
     expect([order.status, swap.status]).toEqual(['created', 'created']);
     const { context, page, foreign, refused } = await signedIn(server.key);
     try {
-      await page.evaluate((id) => (location.hash = `#/v1order/${id}`), order.id as string);
+      await page.evaluate((id) => (location.hash = `#/v1order/${id}`), order.id);
       await page.getByRole('heading', { name: /^v1 order / }).waitFor({ timeout: waitBudget });
       const applicable = () => texts(page, '#applicable-simulations button');
       expect(await applicable()).toEqual(['burnConfirmed', 'fail', 'expireTransaction']);
@@ -292,7 +292,7 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
       expect(await texts(page, `#v1-bank-accounts tr[data-bank-account="${pending.internalAccountId}"] button`)).toEqual(['Set awaiting deposit verification', 'Set active', 'Set inactive']);
       await row.getByRole('button', { name: 'Set active' }).click();
       await eventually(async () => (await row.locator('.status').textContent()) === 'bank_account_active', waitBudget, 'the bank account active');
-      expect((await server.call('GET', `/ramp/bank-account/${pending.internalAccountId}`)).json_).toMatchObject({ status: 'bank_account_active', compliant: true });
+      expect(expectStatus(await server.api.GET('/ramp/bank-account/{id}', { params: { path: { id: pending.internalAccountId } } }), 200)).toMatchObject({ status: 'bank_account_active', compliant: true });
       expect(await texts(page, `#v1-bank-accounts tr[data-bank-account="${pending.internalAccountId}"] button`)).toEqual(['Set pending', 'Set awaiting deposit verification', 'Set inactive']);
 
       const swapRow = page.locator(`#v1-swaps tr[data-swap="${swap.id}"]`);

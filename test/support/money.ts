@@ -7,9 +7,6 @@ import type { Schema } from '../../client/index.ts';
 import { expectStatus } from './api.ts';
 import type { TestServer } from './server.ts';
 
-/** The console suites (another change in progress) still import these here. */
-export { approve, customerClabe, solanaAddress } from './fixtures.ts';
-
 /** The same CLABE with a wrong check digit. */
 export const withWrongCheckDigit = (clabe: string) => clabe.slice(0, 17) + String((Number(clabe[17]) + 1) % 10);
 

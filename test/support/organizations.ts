@@ -2,12 +2,7 @@
  * What a refused request must leave unchanged: every table's row count. Organizations
  * themselves are made by fixtures.ts.
  */
-import { createCustomer, type CustomerOptions } from './fixtures.ts';
 import type { TestServer } from './server.ts';
-
-/** The console suites (another change in progress) still import these here. */
-export { keyedBusinessChild } from './fixtures.ts';
-export const createChild = async (server: TestServer, options: CustomerOptions = {}) => ({ id: await createCustomer(server, options) });
 
 /** Row counts of every table: what a refused request must leave unchanged. */
 export async function rowCounts(server: TestServer): Promise<Record<string, number>> {

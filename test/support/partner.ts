@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { Schema } from '../../client/index.ts';
-import { expectStatus, type RequestBody } from './api.ts';
+import { expectStatus, type RawAnswer, type RequestBody } from './api.ts';
 import type { TestServer } from './server.ts';
 
 export const jwtBearer = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -141,14 +141,26 @@ export function rawJwt(header: Record<string, unknown>, claims: Claims, signatur
 }
 
 /**
- * POST /auth/token with any fields, form-urlencoded as RFC 6749 says (or JSON): for requests
- * the contract refuses. A well-formed request goes through `requestToken`.
+ * What `tokenRequest` answers: createToken's two answers as the contract types them, the token
+ * response (200) and the OAuth error (400), read field by field until the status says which:
+ * a field renamed in the contract fails `tsc`; a field of the other answer is absent at run
+ * time. Prefer `requestToken` (its `data` and `error` are apart) or `expectOAuthError`.
  */
-export async function tokenRequest(server: TestServer, fields: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}) {
-  if (options.json) return server.call('POST', '/auth/token', { key: null, body: fields, headers: options.headers });
-  return server.call('POST', '/auth/token', {
-    key: null,
-    raw: new URLSearchParams(fields).toString(),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers },
-  });
+export type TokenAnswer = RawAnswer & { json_: Schema<'OAuthTokenResponse'> & Schema<'OAuthError'> };
+
+/**
+ * POST /auth/token with any fields, form-urlencoded as RFC 6749 says (or JSON): for requests
+ * the contract refuses, sent as written (the typed client takes only createToken's body). A
+ * well-formed request goes through `requestToken`.
+ */
+export async function tokenRequest(server: TestServer, fields: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}): Promise<TokenAnswer> {
+  const answer = options.json
+    ? await server.sendRaw('POST', '/auth/token', { key: null, body: fields, headers: options.headers })
+    : await server.sendRaw('POST', '/auth/token', {
+        key: null,
+        raw: new URLSearchParams(fields).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers },
+      });
+  // The server validates every answer against the contract: a 200 is OAuthTokenResponse, a 400 OAuthError (see TokenAnswer).
+  return answer as TokenAnswer;
 }

@@ -10,10 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
-  customerOf, deliveriesOf, emitV1, emitV2, eventually, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe, v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
+  customerOf, deliveriesOf, emitV1, emitV2, eventually, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe, subscribeV1, v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
 } from './support.ts';
 import { waitBudget } from '../support/wait.ts';
 import { otherPartner } from '../support/fixtures.ts';
+import { expectStatus, type Api } from '../support/api.ts';
+import { expectProblem } from '../support/errors.ts';
 
 const delayMs = 300;
 /**
@@ -55,6 +57,9 @@ const settled = (server: TestServer, subscriptionId: string, expected = 1) =>
 
 const ms = (iso: string) => new Date(iso).getTime();
 
+/** `resendWebhookEvent`: the stored event sent again to every current subscription. */
+const resend = (api: Api, eventId: string) => api.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId } } });
+
 describe('webhook delivery', () => {
   let server: TestServer;
   let receiver: Receiver;
@@ -86,7 +91,7 @@ describe('webhook delivery', () => {
       expect(request!.body).toMatchObject({ event: type, eventId: ids[type] });
       expect(validate(type, request!.body), type).toEqual([]);
       if (type !== 'orderUpdated') expect(request!.body.organizationId).toBe(server.partnerId);
-      const [delivery] = await settled(server, subscriptions[type]!.id);
+      const delivery = (await settled(server, subscriptions[type]!.id))[0]!;
       expect(delivery).toMatchObject({ eventId: ids[type], eventType: type, status: 'delivered', nextAttemptAt: null });
       expect(delivery.attempts).toEqual([{ number: 1, startedAt: expect.any(String), finishedAt: expect.any(String), statusCode: 200, error: null }]);
     }
@@ -94,7 +99,7 @@ describe('webhook delivery', () => {
 
   it('delivers every v1 event over https as a single-key body that matches its schema, and only to v1 subscriptions', async () => {
     const subscriptions = Object.fromEntries(
-      await Promise.all(v1Events.map(async (type) => [type, await subscribe(server, `${tlsReceiver.url}/ok/v1/${type}`, type, 'v1')] as const)),
+      await Promise.all(v1Events.map(async (type) => [type, await subscribeV1(server, `${tlsReceiver.url}/ok/v1/${type}`, type)] as const)),
     );
     const v2 = await subscribe(server, `${tlsReceiver.url}/ok/v2-beside-v1`, 'orderUpdated');
     for (const type of v1Events) await emitV1(server, type);
@@ -160,9 +165,9 @@ describe('webhook delivery', () => {
 
     for (const c of cases) {
       it(`${c.path}: ${c.attempts} attempt(s), ${c.status}, same eventId and bytes each time, ${delayMs} ms apart at least`, async () => {
-        const [delivery] = await deliveriesOf(server, subscriptionIds.get(c.path)!);
+        const delivery = (await deliveriesOf(server, subscriptionIds.get(c.path)!))[0]!;
         expect(delivery.status).toBe(c.status);
-        expect(delivery.attempts.map((a: any) => a.number)).toEqual([1, 2, 3].slice(0, c.attempts));
+        expect(delivery.attempts.map((a) => a.number)).toEqual([1, 2, 3].slice(0, c.attempts));
         const requests = receiver.to(c.path);
         expect(requests).toHaveLength(c.attempts);
         for (const request of requests) {
@@ -172,17 +177,17 @@ describe('webhook delivery', () => {
         }
         const attempts = delivery.attempts;
         for (let i = 1; i < attempts.length; i++) {
-          expect(ms(attempts[i].startedAt) - ms(attempts[i - 1].finishedAt)).toBeGreaterThanOrEqual(delayMs);
+          expect(ms(attempts[i]!.startedAt) - ms(attempts[i - 1]!.finishedAt!)).toBeGreaterThanOrEqual(delayMs);
           expect(requests[i]!.at - requests[i - 1]!.at).toBeGreaterThanOrEqual(delayMs);
         }
         const code = (n: number) => Number(c.path.startsWith('/seq/') ? c.path.slice(5).split(',')[n] : c.path.slice(8));
-        expect(attempts.map((a: any) => a.statusCode)).toEqual(attempts.map((_: unknown, n: number) => code(n)));
-        expect(attempts.every((a: any) => a.error === null)).toBe(true);
+        expect(attempts.map((a) => a.statusCode)).toEqual(attempts.map((_, n) => code(n)));
+        expect(attempts.every((a) => a.error === null)).toBe(true);
       });
     }
 
     it('a connection error: 3 attempts, each recorded with its error', async () => {
-      const [delivery] = await deliveriesOf(server, refusedId);
+      const delivery = (await deliveriesOf(server, refusedId))[0]!;
       expect(delivery.status).toBe('abandoned');
       expect(delivery.attempts).toHaveLength(3);
       for (const attempt of delivery.attempts) {
@@ -202,7 +207,7 @@ describe('webhook delivery', () => {
 
   it('v1: any non-2xx is retried, 400 and 410 included, for 3 attempts in all', async () => {
     const paths = ['/status/400', '/status/410', '/status/500', '/seq/422,200', '/status/200'];
-    const subscriptions = await Promise.all(paths.map((p) => subscribe(server, `${tlsReceiver.url}${p}?v1`, 'swap_updated', 'v1')));
+    const subscriptions = await Promise.all(paths.map((p) => subscribeV1(server, `${tlsReceiver.url}${p}?v1`, 'swap_updated')));
     await emitV1(server, 'swap_updated');
     const expected = [3, 3, 3, 2, 1];
     for (const [i, subscription] of subscriptions.entries()) {
@@ -228,15 +233,17 @@ describe('webhook delivery', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await settled(server, subscription.id, 3);
-    const first = await server.call('GET', `/webhook_subscription/${subscription.id}/deliveries?pageSize=2`);
-    expect(first.status).toBe(200);
-    expect(first.json_).toMatchObject({ totalItems: 3, pageSize: 2, pageNumber: 0, totalPages: 2 });
-    const second = await server.call('GET', `/webhook_subscription/${subscription.id}/deliveries?pageSize=2&pageNumber=1`);
-    const listed = [...first.json_.items, ...second.json_.items];
-    expect(listed.map((d: any) => d.eventId)).toEqual([...ids].reverse());
-    expect(listed.every((d: any) => d.subscriptionId === subscription.id && d.eventType === 'kybUpdated')).toBe(true);
-    expect((await server.call('GET', `/webhook_subscription/${crypto.randomUUID()}/deliveries`)).status).toBe(404);
-    expect((await server.call('GET', `/webhook_subscription/${subscription.id}/deliveries?pageSize=101`)).status).toBe(400);
+    const page = (id: string, query: { pageSize?: number; pageNumber?: number }) =>
+      server.api.GET('/webhook_subscription/{id}/deliveries', { params: { path: { id }, query } });
+    const first = expectStatus(await page(subscription.id, { pageSize: 2 }), 200);
+    expect(first).toMatchObject({ totalItems: 3, pageSize: 2, pageNumber: 0, totalPages: 2 });
+    const second = expectStatus(await page(subscription.id, { pageSize: 2, pageNumber: 1 }), 200);
+    const listed = [...first.items, ...second.items];
+    expect(listed.map((d) => d.eventId)).toEqual([...ids].reverse());
+    expect(listed.every((d) => d.subscriptionId === subscription.id && d.eventType === 'kybUpdated')).toBe(true);
+    expectProblem(await page(crypto.randomUUID(), {}), 404, 'not-found');
+    // Past the contract's 100 (PageSize): what no typed client sends.
+    expectProblem(await server.sendRaw('GET', `/webhook_subscription/${subscription.id}/deliveries?pageSize=101`), 400, 'invalid-request');
   });
 
   it('re-sends a stored event in the sandbox: same bytes and eventId, to every current subscription', async () => {
@@ -244,13 +251,12 @@ describe('webhook delivery', () => {
     const eventId = await emitV2(server, 'orderUpdated');
     await settled(server, early.id);
     const late = await subscribe(server, `${receiver.url}/ok/resend-late`, 'orderUpdated');
-    const response = await server.call('POST', `/sandbox/webhook_event/${eventId}/resend`);
-    expect(response.status).toBe(202);
-    expect(response.json_.eventId).toBe(eventId);
-    expect(response.json_.eventType).toBe('orderUpdated');
-    const targets = response.json_.deliveries.map((d: any) => d.subscriptionId);
+    const resent = expectStatus(await resend(server.api, eventId), 202);
+    expect(resent.eventId).toBe(eventId);
+    expect(resent.eventType).toBe('orderUpdated');
+    const targets = resent.deliveries.map((d) => d.subscriptionId);
     expect(targets).toEqual(expect.arrayContaining([early.id, late.id]));
-    expect(response.json_.deliveries.every((d: any) => d.status === 'pending' && d.attempts.length === 0 && d.eventId === eventId)).toBe(true);
+    expect(resent.deliveries.every((d) => d.status === 'pending' && d.attempts.length === 0 && d.eventId === eventId)).toBe(true);
     await eventually(() => receiver.to('/ok/resend-early').length === 2 && receiver.to('/ok/resend-late').length === 1);
     const [original, again] = receiver.to('/ok/resend-early');
     expect(again!.raw.equals(original!.raw)).toBe(true);
@@ -266,12 +272,11 @@ describe('webhook delivery', () => {
     const stranger = await otherPartner(server);
     const theirs = await emitV2(server, 'orderUpdated', { partnerId: stranger.partnerId });
     for (const id of [v1Event, theirs, crypto.randomUUID()]) {
-      const response = await server.call('POST', `/sandbox/webhook_event/${id}/resend`);
-      expect(response.status).toBe(404);
-      expect(response.json_.type).toBe('https://docs.ramp.example/errors/not-found');
+      expectProblem(await resend(server.api, id), 404, 'not-found', id);
     }
-    expect((await server.call('POST', '/sandbox/webhook_event/nope/resend')).status).toBe(400);
-    expect((await server.call('POST', `/sandbox/webhook_event/${theirs}/resend`, { key: stranger.key })).status).toBe(202);
+    // An eventId that is no UUID: what no typed client sends.
+    expectProblem(await server.sendRaw('POST', '/sandbox/webhook_event/nope/resend'), 400, 'invalid-request');
+    expectStatus(await resend(server.as(stranger.key), theirs), 202);
   });
 });
 
@@ -309,9 +314,9 @@ describe('interrupted attempts', () => {
     const subscription = await subscribe(server, `${receiver.url}/status/500?deleted`, 'orderUpdated');
     await emitV2(server, 'orderUpdated');
     await server.jobs.tick();
-    const [delivery] = await deliveriesOf(server, subscription.id);
+    const delivery = (await deliveriesOf(server, subscription.id))[0]!;
     expect(delivery).toMatchObject({ status: 'pending', attempts: [{ number: 1, statusCode: 500 }] });
-    expect((await server.call('DELETE', `/webhook_subscription/${subscription.id}`)).status).toBe(204);
+    expectStatus(await server.api.DELETE('/webhook_subscription/{id}', { params: { path: { id: subscription.id } } }), 204);
     await new Promise((resolve) => setTimeout(resolve, 2 * delayMs));
     await server.jobs.tick();
     expect(receiver.to('/status/500?deleted')).toHaveLength(1);
@@ -326,7 +331,7 @@ describe('interrupted attempts', () => {
     const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscription.id).executeTakeFirstOrThrow();
     await db.insertInto('webhook_attempts').values({ id: crypto.randomUUID(), delivery_id: delivery.id, number: 1, started_at: new Date().toISOString(), finished_at: null, status_code: null, error: null }).execute();
     await db.updateTable('webhook_deliveries').set({ attempts: 1, next_attempt_at: new Date(Date.now() + 60_000).toISOString() }).where('id', '=', delivery.id).execute();
-    const [shown] = await deliveriesOf(server, subscription.id);
+    const shown = (await deliveriesOf(server, subscription.id))[0]!;
     expect(shown).toMatchObject({ status: 'pending', nextAttemptAt: null, attempts: [{ number: 1, finishedAt: null, statusCode: null, error: null }] });
     // Its lease has not run out: no run takes it over.
     await server.jobs.tick();
@@ -337,7 +342,7 @@ describe('interrupted attempts', () => {
     const subscription = await strand('/ok/interrupted-1', 1);
     await server.jobs.tick();
     expect(receiver.to('/ok/interrupted-1')).toHaveLength(1);
-    const [delivery] = await deliveriesOf(server, subscription.id);
+    const delivery = (await deliveriesOf(server, subscription.id))[0]!;
     expect(delivery.status).toBe('delivered');
     expect(delivery.attempts[0]).toMatchObject({ number: 1, finishedAt: null, statusCode: null, error: expect.stringMatching(/^interrupted/) });
     expect(delivery.attempts[1]).toMatchObject({ number: 2, statusCode: 200, error: null });
@@ -348,10 +353,10 @@ describe('interrupted attempts', () => {
     await server.jobs.tick();
     await server.jobs.tick();
     expect(receiver.to('/ok/interrupted-3')).toHaveLength(0);
-    const [delivery] = await deliveriesOf(server, subscription.id);
+    const delivery = (await deliveriesOf(server, subscription.id))[0]!;
     expect(delivery.status).toBe('abandoned');
     expect(delivery.attempts).toHaveLength(3);
-    expect(delivery.attempts[2].error).toMatch(/^interrupted/);
+    expect(delivery.attempts[2]!.error).toMatch(/^interrupted/);
   });
 
   it('sends each attempt once when runs overlap', async () => {
@@ -371,7 +376,7 @@ describe('interrupted attempts', () => {
       const requests = overlap.to(`/overlap/${i}`);
       expect(requests).toHaveLength(2 * events.length);
       for (const id of events) expect(requests.filter((r) => r.body.eventId === id)).toHaveLength(2);
-      for (const delivery of await deliveriesOf(server, subscription.id)) expect(delivery.attempts.map((a: any) => a.statusCode)).toEqual([503, 200]);
+      for (const delivery of await deliveriesOf(server, subscription.id)) expect(delivery.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
     }
     await overlap.close();
   });
@@ -384,11 +389,11 @@ describe('a receiver that never answers', () => {
     try {
       const subscription = await subscribe(server, `${receiver.url}/hang`, 'kybUpdated');
       const eventId = await emitV2(server, 'kybUpdated');
-      const [delivery] = await settled(server, subscription.id);
+      const delivery = (await settled(server, subscription.id))[0]!;
       expect(delivery.status).toBe('abandoned');
       expect(delivery.attempts).toHaveLength(3);
       for (const attempt of delivery.attempts) expect(attempt).toMatchObject({ statusCode: null, error: 'timeout after 300 ms' });
-      for (let n = 1; n < 3; n++) expect(ms(delivery.attempts[n].startedAt) - ms(delivery.attempts[n - 1].finishedAt)).toBeGreaterThanOrEqual(100);
+      for (let n = 1; n < 3; n++) expect(ms(delivery.attempts[n]!.startedAt) - ms(delivery.attempts[n - 1]!.finishedAt!)).toBeGreaterThanOrEqual(100);
       expect(receiver.to('/hang').map((r) => r.body.eventId)).toEqual([eventId, eventId, eventId]);
     } finally {
       await server.close();
@@ -410,7 +415,7 @@ describe('production deliveries', () => {
         secret: `${Buffer.alloc(32, 1).toString('base64url')}=`, created_at: now, updated_at: now,
       }).execute();
       await emitV2(server, 'orderUpdated');
-      const [delivery] = await settled(server, id);
+      const delivery = (await settled(server, id))[0]!;
       expect(delivery.status).toBe('abandoned');
       expect(delivery.attempts).toHaveLength(3);
       for (const attempt of delivery.attempts) expect(attempt.error).toMatch(/^address not allowed/);

@@ -45,10 +45,10 @@ describe('a restart in the middle of a retry', () => {
     const eventId = await emitV2(first, 'orderUpdated');
     const [pending] = await eventually(async () => {
       const deliveries = await deliveriesOf(first, subscription.id);
-      return deliveries[0]?.attempts[0]?.finishedAt && deliveries;
+      return deliveries[0]?.attempts[0]?.finishedAt ? deliveries : undefined;
     });
     expect(pending).toMatchObject({ status: 'pending', attempts: [{ number: 1, statusCode: 503 }] });
-    expect(pending.nextAttemptAt).not.toBeNull();
+    expect(pending!.nextAttemptAt).not.toBeNull();
     await first.close();
     const closedAt = Date.now();
     expect(receiver.received).toHaveLength(1);
@@ -65,8 +65,8 @@ describe('a restart in the middle of a retry', () => {
       const deliveries = await deliveriesOf(second, subscription.id, first.key);
       return deliveries[0]?.status === 'delivered' && deliveries;
     });
-    expect(delivery.attempts.map((a: any) => a.statusCode)).toEqual([503, 200]);
-    expect(new Date(delivery.attempts[1].startedAt).getTime() - new Date(delivery.attempts[0].finishedAt).getTime()).toBeGreaterThanOrEqual(delayMs);
+    expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
+    expect(new Date(delivery!.attempts[1]!.startedAt).getTime() - new Date(delivery!.attempts[0]!.finishedAt!).getTime()).toBeGreaterThanOrEqual(delayMs);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received).toHaveLength(2);
   }, 180_000);

@@ -11,14 +11,17 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../client/index.ts';
 import { verifyWebhook } from '../../client/webhooks.ts';
+import { describeAnswer, expectStatus, type Answer, type RequestBody } from '../support/api.ts';
+import { createCustomer, customerClabe, order as createOrder, solanaAddress } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { newClabe, randomSolanaAddress } from '../support/v1Money.ts';
+import { createBankAccount, randomSolanaAddress } from '../support/v1Money.ts';
 import { company, person, v1Person } from '../support/verification.ts';
-import { deliveriesOf, eventually, selfSignedCertificate, startReceiver, storedDeliveries, webhookValidator, type Received, type Receiver } from './support.ts';
+import { deliveriesOf, eventually, selfSignedCertificate, startReceiver, storedDeliveries, subscribe, subscribeV1, webhookValidator, type Received, type Receiver } from './support.ts';
 import { waitBudget } from '../support/wait.ts';
-import { customerClabe, solanaAddress } from '../support/fixtures.ts';
 
+/** A webhook body as the receiver parsed it: checked against its schema by checkDelivery. */
 type Json = any;
 type Surface = 'v1' | 'v2';
 
@@ -26,7 +29,7 @@ interface Subscription {
   id: string;
   secret: string;
   surface: Surface;
-  type: string;
+  type: Schema<'WebhookEventType'> | Schema<'V1WebhookEventType'>;
   receiver: Receiver;
   path: string;
 }
@@ -63,34 +66,39 @@ afterAll(async () => {
 
 // ---- HTTP -----------------------------------------------------------------------------
 
-async function ok(response: Promise<Response & { json_: Json; text_: string }>, status?: number): Promise<Json> {
-  const r = await response;
-  if (status !== undefined) expect(r.status, r.text_).toBe(status);
-  else expect(r.ok, `${r.status} ${r.text_}`).toBe(true);
-  return r.json_;
+/** The answer was a success (2xx), whichever the operation documents. */
+function succeeded(answer: Answer) {
+  expect(answer.response.ok, describeAnswer(answer)).toBe(true);
 }
 
-const post = (path: string, body?: unknown) => server.call('POST', path, body === undefined ? {} : { body });
-const get = (path: string) => ok(server.call('GET', path), 200);
+/** A v2 subscription of its own (a fresh path on the plain receiver), made with `createWebhookSubscription`. */
+async function v2Subscription(type: Schema<'WebhookEventType'>): Promise<Subscription> {
+  const path = `/v2/${type}/${randomUUID()}`;
+  return subscription('v2', type, plain, path, await subscribe(server, `${plain.url}${path}`, type));
+}
 
-/** A subscription of its own (a fresh path on the receiver), made with the surface's endpoint. */
-async function subscribe(surface: Surface, type: string): Promise<Subscription> {
-  const receiver = surface === 'v2' ? plain : secure;
-  const path = `/${surface}/${type}/${randomUUID()}`;
-  const created = await ok(post(surface === 'v2' ? '/webhook_subscription' : '/ramp/webhook', { url: `${receiver.url}${path}`, eventType: type }), 201);
+/** A v1 subscription of its own (a fresh path on the https receiver), made with `v1CreateWebhook`. */
+async function v1Subscription(type: Schema<'V1WebhookEventType'>): Promise<Subscription> {
+  const path = `/v1/${type}/${randomUUID()}`;
+  return subscription('v1', type, secure, path, await subscribeV1(server, `${secure.url}${path}`, type));
+}
+
+function subscription(surface: Surface, type: Subscription['type'], receiver: Receiver, path: string, created: { id: string; secret: string }): Subscription {
   expect(created.secret).toMatch(/^[A-Za-z0-9_-]{43}=$/);
   return { id: created.id, secret: created.secret, surface, type, receiver, path };
 }
 
 /** A customer organization of the partner, made as a partner does. */
-const customer = async (type: 'personal' | 'business') =>
-  (await ok(post('/ramp/organization', { displayName: `${type} customer ${randomUUID().slice(0, 8)}`, type }), 201)).organizationId as string;
+const customer = (type: 'personal' | 'business') => createCustomer(server, { type, displayName: `${type} customer ${randomUUID().slice(0, 8)}` });
 
 /** A person whose KYC the sandbox provider approved. */
-async function approvedPerson() {
-  const id = await customer('personal');
-  await ok(post(`/sandbox/organization/${id}/kyc`, { status: 'approved' }), 200);
-  return id;
+const approvedPerson = () => createCustomer(server, { type: 'personal', displayName: `personal customer ${randomUUID().slice(0, 8)}`, approved: true });
+
+/** The SPEI CLABE an order's funding instructions send the deposit to. */
+function depositClabe(order: Schema<'Order'>): string {
+  const destination = order.fundingInstructions?.destination;
+  if (destination?.type !== 'spei') throw new Error(`order ${order.id} has no SPEI funding destination: ${JSON.stringify(order.fundingInstructions)}`);
+  return destination.clabe;
 }
 
 // ---- receiving ----------------------------------------------------------------------------
@@ -143,11 +151,11 @@ async function eventOf(
   sub: Subscription,
   about: (body: Json) => boolean,
   organizationId: string,
-  operation: () => Promise<Response & { json_: Json; text_: string }>,
+  operation: () => Promise<Answer>,
 ): Promise<Json> {
   const before = arrivals(sub, about).length;
   const since = Date.now();
-  await ok(operation());
+  succeeded(await operation());
   const request = await eventually(() => arrivals(sub, about)[before], waitBudget, `${sub.type} #${before + 1}`);
   await checkDelivery(sub, request, since, organizationId);
   return request.body;
@@ -170,26 +178,25 @@ async function settled(sub: Subscription) {
 
 describe('v2 events', () => {
   it('orderUpdated: on every status change and on replaced funding instructions, never on creation or a repeated cancel; the order as its GET returns it', async () => {
-    const sub = await subscribe('v2', 'orderUpdated');
+    const sub = await v2Subscription('orderUpdated');
     const org = await approvedPerson();
     const wallet = solanaAddress();
-    await ok(post(`/organization/${org}/wallet`, { custody: 'external', address: wallet, blockchain: 'solana' }), 201);
-    const newOrder = async () => {
-      const quote = await ok(post(`/organization/${org}/quote`, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: wallet }), 201);
-      return ok(post(`/organization/${org}/order`, { quoteId: quote.quoteId }), 201);
-    };
-    const order = (id: string) => get(`/organization/${org}/order/${id}`);
+    expectStatus(await server.api.POST('/organization/{organizationId}/wallet', { params: { path: { organizationId: org } }, body: { custody: 'external', address: wallet, blockchain: 'solana' } }), 201);
+    const newOrder = () => createOrder(server, org, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: wallet });
+    const path = (id: string) => ({ params: { path: { organizationId: org, id } } });
+    const order = async (id: string) => expectStatus(await server.api.GET('/organization/{organizationId}/order/{id}', path(id)), 200);
     const about = (id: string) => (body: Json) => body.order.id === id;
-    const simulate = (id: string, body: object) => post(`/sandbox/organization/${org}/order/${id}/simulate`, body);
+    const simulate = (id: string, body: RequestBody<'simulateOrder'>) => server.api.POST('/sandbox/organization/{organizationId}/order/{id}/simulate', { ...path(id), body });
+    const cancel = (id: string) => server.api.POST('/organization/{organizationId}/order/{id}/cancel', path(id));
 
     // Created (no event), then its funding instructions replaced: same status, new destination.
     const a = await newOrder();
     let body = await eventOf(sub, about(a.id), org, () => simulate(a.id, { action: 'replaceFundingInstructions' }));
     expect(body.order).toEqual(await order(a.id));
     expect(body.order.status).toBe('created');
-    expect(body.order.fundingInstructions.destination.clabe).not.toBe(a.fundingInstructions.destination.clabe);
+    expect(body.order.fundingInstructions.destination.clabe).not.toBe(depositClabe(a));
     // The SPEI deposit arrives.
-    body = await eventOf(sub, about(a.id), org, () => post(`/sandbox/organization/${org}/order/${a.id}/deposit`, { autoComplete: false }));
+    body = await eventOf(sub, about(a.id), org, () => server.api.POST('/sandbox/organization/{organizationId}/order/{id}/deposit', { ...path(a.id), body: { autoComplete: false } }));
     expect(body.order).toEqual(await order(a.id));
     expect(body.order.status).toBe('funded');
     // The tokens are delivered.
@@ -199,10 +206,10 @@ describe('v2 events', () => {
 
     // The partner cancels an order; canceling it again returns it unchanged and sends nothing.
     const b = await newOrder();
-    body = await eventOf(sub, about(b.id), org, () => post(`/organization/${org}/order/${b.id}/cancel`));
+    body = await eventOf(sub, about(b.id), org, () => cancel(b.id));
     expect(body.order).toEqual(await order(b.id));
     expect(body.order.status).toBe('canceled');
-    expect(await ok(post(`/organization/${org}/order/${b.id}/cancel`), 200)).toEqual(body.order);
+    expect(expectStatus(await cancel(b.id), 200)).toEqual(body.order);
 
     // A later real change: a failure.
     const c = await newOrder();
@@ -218,28 +225,30 @@ describe('v2 events', () => {
   });
 
   it('paymentAccountUpdated: on a change of the account status or of a rail direction, not on registration or a repeated state; the account as its GET returns it', async () => {
-    const sub = await subscribe('v2', 'paymentAccountUpdated');
+    const sub = await v2Subscription('paymentAccountUpdated');
     const org = await approvedPerson();
     const clabe = customerClabe();
     const about = (body: Json) => body.paymentAccount.accountDetails.clabe === clabe;
     let id = '';
-    const account = () => get(`/organization/${org}/payment_account/${id}`);
-    const simulate = (body: object) => post(`/sandbox/organization/${org}/payment_account/${id}/simulate`, body);
+    const path = () => ({ params: { path: { organizationId: org, id } } });
+    const account = async () => expectStatus(await server.api.GET('/organization/{organizationId}/payment_account/{id}', path()), 200);
+    const simulate = (body: RequestBody<'simulatePaymentAccount'>) => server.api.POST('/sandbox/organization/{organizationId}/payment_account/{id}/simulate', { ...path(), body });
 
     // Registered pending (no event); the rail verifies it on its own (the service's job).
     let body = await eventOf(sub, about, org, async () => {
-      const response = await post(`/organization/${org}/payment_account`, {
-        kind: 'bankAccount', rail: 'spei', accountDetails: { clabe }, registrationInfo: { accountHolderName: 'María Gómez Martínez', taxId: 'GOMM900101AB3' },
+      const answer = await server.api.POST('/organization/{organizationId}/payment_account', {
+        params: { path: { organizationId: org } },
+        body: { kind: 'bankAccount', rail: 'spei', accountDetails: { clabe }, registrationInfo: { accountHolderName: 'María Gómez Martínez', taxId: 'GOMM900101AB3' } },
       });
-      expect(response.status, response.text_).toBe(201);
-      expect(response.json_).toMatchObject({ status: 'pending', rails: { spei: { destination: 'pending' } } });
-      id = response.json_.id;
-      return response;
+      const registered = expectStatus(answer, 201);
+      expect(registered).toMatchObject({ status: 'pending', rails: { spei: { destination: 'pending' } } });
+      id = registered.id;
+      return answer;
     });
     expect(body.paymentAccount).toEqual(await account());
     expect(body.paymentAccount).toMatchObject({ id, status: 'ready', rails: { spei: { destination: 'ready' } } });
     // Setting a direction to what it already is changes nothing.
-    expect(await ok(simulate({ action: 'setRailStatus', rail: 'spei', direction: 'destination', status: 'ready' }), 200)).toEqual(body.paymentAccount);
+    expect(expectStatus(await simulate({ action: 'setRailStatus', rail: 'spei', direction: 'destination', status: 'ready' }), 200)).toEqual(body.paymentAccount);
     // Disabled, enabled again (pending while the rail verifies it), then ready.
     body = await eventOf(sub, about, org, () => simulate({ action: 'disable' }));
     expect(body.paymentAccount).toEqual(await account());
@@ -259,13 +268,16 @@ describe('v2 events', () => {
   });
 
   it('kycUpdated: on every status change, and with needsWork and no status change for an unapplied write or a new message; the KYC as its GET returns it', async () => {
-    const sub = await subscribe('v2', 'kycUpdated');
+    const sub = await v2Subscription('kycUpdated');
     const org = await customer('personal');
     const about = (body: Json) => body.organizationId === org;
-    const kyc = () => get(`/organization/${org}/kyc`);
+    const params = { path: { organizationId: org } };
+    const kyc = async (query: { requirements?: boolean } = {}) => expectStatus(await server.api.GET('/organization/{organizationId}/kyc', { params: { ...params, query } }), 200);
+    const submit = (body: Schema<'KycRequest'>) => server.api.PUT('/organization/{organizationId}/kyc', { params, body });
+    const simulate = (body: RequestBody<'simulateKyc'>) => server.api.POST('/sandbox/organization/{organizationId}/kyc', { params, body });
 
     // An accepted write that cannot be applied: needsWork with a point-in-time message, status unchanged.
-    let body = await eventOf(sub, about, org, () => server.call('PUT', `/organization/${org}/kyc`, { body: { ...person, taxId: 'XAXX010101000' } }));
+    let body = await eventOf(sub, about, org, () => submit({ ...person, taxId: 'XAXX010101000' }));
     const now = await kyc();
     expect(body.kyc).toMatchObject({ status: 'notStarted', approved: false, needsWork: true, userMessage: expect.stringContaining('XAXX010101000') });
     expect(now.status).toBe('notStarted');
@@ -274,25 +286,25 @@ describe('v2 events', () => {
     expect(body.kyc).toEqual({ ...now, needsWork: true, userMessage: body.kyc.userMessage });
 
     // Submitted; the same submission again changes nothing.
-    body = await eventOf(sub, about, org, () => server.call('PUT', `/organization/${org}/kyc`, { body: person }));
+    body = await eventOf(sub, about, org, () => submit(person));
     expect(body.kyc).toEqual(await kyc());
     expect(body.kyc).toMatchObject({ status: 'submitted', approved: false, needsWork: false });
-    expect(await ok(server.call('PUT', `/organization/${org}/kyc`, { body: person }), 200)).toEqual(body.kyc);
+    expect(expectStatus(await submit(person), 200)).toEqual(body.kyc);
 
     // The next stage arrives: back to inProgress with new requirements, read upon the event.
-    body = await eventOf(sub, about, org, () => post(`/sandbox/organization/${org}/kyc`, { status: 'inProgress' }));
+    body = await eventOf(sub, about, org, () => simulate({ status: 'inProgress' }));
     expect(body.kyc).toEqual(await kyc());
     expect(body.kyc).toMatchObject({ status: 'inProgress', needsWork: true, userMessage: expect.any(String) });
-    expect((await get(`/organization/${org}/kyc?requirements=true`)).requirements.length).toBeGreaterThan(0);
+    expect((await kyc({ requirements: true })).requirements?.length).toBeGreaterThan(0);
 
     // A new message for the customer, no status change.
     const message = 'Upload a clearer photo of the front of your ID.';
-    body = await eventOf(sub, about, org, () => post(`/sandbox/organization/${org}/kyc`, { status: 'inProgress', needsWork: true, userMessage: message }));
+    body = await eventOf(sub, about, org, () => simulate({ status: 'inProgress', needsWork: true, userMessage: message }));
     expect(body.kyc).toEqual(await kyc());
     expect(body.kyc).toMatchObject({ status: 'inProgress', needsWork: true, userMessage: message });
 
     // Approved.
-    body = await eventOf(sub, about, org, () => post(`/sandbox/organization/${org}/kyc`, { status: 'approved' }));
+    body = await eventOf(sub, about, org, () => simulate({ status: 'approved' }));
     expect(body.kyc).toEqual(await kyc());
     expect(body.kyc).toMatchObject({ status: 'approved', approved: true, needsWork: false });
 
@@ -303,19 +315,21 @@ describe('v2 events', () => {
   });
 
   it('kybUpdated: only on a real status change, not on an edit of the answers; the KYB as its GET returns it', async () => {
-    const sub = await subscribe('v2', 'kybUpdated');
+    const sub = await v2Subscription('kybUpdated');
     const org = await customer('business');
     const about = (body: Json) => body.organizationId === org;
-    const kyb = () => get(`/organization/${org}/kyb`);
+    const params = { path: { organizationId: org } };
+    const kyb = async () => expectStatus(await server.api.GET('/organization/{organizationId}/kyb', { params }), 200);
+    const submit = (body: Schema<'KybRequest'>) => server.api.PUT('/organization/{organizationId}/kyb', { params, body });
 
-    let body = await eventOf(sub, about, org, () => server.call('PUT', `/organization/${org}/kyb`, { body: company }));
+    let body = await eventOf(sub, about, org, () => submit(company));
     expect(body.kyb).toEqual(await kyb());
     expect(body.kyb).toMatchObject({ status: 'submitted', approvedAt: null });
     // An edited answer: accepted, still submitted, no event.
-    const edited = await ok(server.call('PUT', `/organization/${org}/kyb`, { body: { ...company, phone: '+525511112222' } }), 200);
+    const edited = expectStatus(await submit({ ...company, phone: '+525511112222' }), 200);
     expect(edited.status).toBe('submitted');
 
-    body = await eventOf(sub, about, org, () => post(`/sandbox/organization/${org}/kyb`, { status: 'approved' }));
+    body = await eventOf(sub, about, org, () => server.api.POST('/sandbox/organization/{organizationId}/kyb', { params, body: { status: 'approved' } }));
     expect(body.kyb).toEqual(await kyb());
     expect(body.kyb).toMatchObject({ status: 'approved', approvedAt: body.occurredAt });
 
@@ -328,27 +342,31 @@ describe('v2 events', () => {
 
 describe('v1 events (https)', () => {
   async function v1Wallet(customerId: string) {
-    return ok(post('/ramp/wallet', { customerId, custody: 'external', blockchain: 'solana', address: randomSolanaAddress() }), 201);
+    return expectStatus(await server.api.POST('/ramp/wallet', { body: { customerId, custody: 'external', blockchain: 'solana', address: randomSolanaAddress() } }), 201);
   }
+  const v1Customer = async (id: string) => expectStatus(await server.api.GET('/ramp/customer/{customer_id}', { params: { path: { customer_id: id } } }), 200);
+  const submitV1Kyc = async (id: string, body: Schema<'V1SubmitKycRequest'>) => succeeded(await server.api.POST('/ramp/customer/{customer_id}/kyc', { params: { path: { customer_id: id } }, body }));
+  const simulateV1Kyc = (id: string, body: RequestBody<'v1SimulateCustomerKyc'>) => server.api.POST('/sandbox/ramp/customer/{customer_id}/kyc', { params: { path: { customer_id: id } }, body });
 
   it('order_updated: on every status change of an onramp and an offramp, never on creation or a regenerated transaction; the order as its GET returns it', async () => {
-    const sub = await subscribe('v1', 'order_updated');
+    const sub = await v1Subscription('order_updated');
     const customerId = await approvedPerson();
     const wallet = await v1Wallet(customerId);
-    const bank = await ok(post('/ramp/bank-account', { customerId, clabe: newClabe(), currency: 'MXN' }), 201);
-    await ok(post(`/sandbox/ramp/bank-account/${bank.internalAccountId}/status`, { status: 'bank_account_active', compliant: true }), 200);
-    const create = (type: 'onramp' | 'offramp') =>
-      ok(post('/ramp/order', {
-        customerId, type, token: 'CETES', walletId: wallet.id,
-        ...(type === 'onramp' ? { sourceAmount: '250.00' } : { sourceAmount: '100.000000', bankAccountId: bank.internalAccountId }),
+    const bank = await createBankAccount(server, customerId);
+    const create = async (type: 'onramp' | 'offramp') =>
+      expectStatus(await server.api.POST('/ramp/order', {
+        body: type === 'onramp'
+          ? { customerId, type, token: 'CETES', walletId: wallet.id, sourceAmount: '250.00' }
+          : { customerId, type, token: 'CETES', walletId: wallet.id, sourceAmount: '100.000000', bankAccountId: bank.internalAccountId },
       }), 201);
-    const order = (id: string) => get(`/ramp/order/${id}`);
+    const path = (id: string) => ({ params: { path: { id } } });
+    const order = async (id: string) => expectStatus(await server.api.GET('/ramp/order/{id}', path(id)), 200);
     const about = (id: string) => (body: Json) => body.order_updated.id === id;
-    const simulate = (id: string, action: string) => post(`/sandbox/ramp/order/${id}/simulate`, { action });
+    const simulate = (id: string, action: RequestBody<'v1SimulateOrder'>['action']) => server.api.POST('/sandbox/ramp/order/{id}/simulate', { ...path(id), body: { action } });
 
     // Onramp: the MXN deposit, then the tokens.
     const onramp = await create('onramp');
-    let body = await eventOf(sub, about(onramp.id), customerId, () => post('/ramp/order/fiat_received', { orderId: onramp.id }));
+    let body = await eventOf(sub, about(onramp.id), customerId, () => server.api.POST('/ramp/order/fiat_received', { body: { orderId: onramp.id } }));
     expect(body).toEqual({ order_updated: await order(onramp.id) });
     expect(body.order_updated.status).toBe('funded');
     body = await eventOf(sub, about(onramp.id), customerId, () => simulate(onramp.id, 'tokensDelivered'));
@@ -357,7 +375,7 @@ describe('v1 events (https)', () => {
 
     // Offramp: a regenerated burn transaction sends nothing; burn, payout, reversal window.
     const offramp = await create('offramp');
-    await ok(post(`/ramp/order/${offramp.id}/regenerate_tx`), 200);
+    expectStatus(await server.api.POST('/ramp/order/{id}/regenerate_tx', path(offramp.id)), 200);
     for (const [action, status] of [['burnConfirmed', 'funded'], ['fiatSent', 'completed'], ['reversalWindowPassed', 'finalized']] as const) {
       body = await eventOf(sub, about(offramp.id), customerId, () => simulate(offramp.id, action));
       expect(body).toEqual({ order_updated: await order(offramp.id) });
@@ -366,7 +384,7 @@ describe('v1 events (https)', () => {
 
     // Canceled before funding.
     const canceled = await create('onramp');
-    body = await eventOf(sub, about(canceled.id), customerId, () => post(`/ramp/order/${canceled.id}/cancel`));
+    body = await eventOf(sub, about(canceled.id), customerId, () => server.api.POST('/ramp/order/{id}/cancel', path(canceled.id)));
     expect(body).toEqual({ order_updated: await order(canceled.id) });
     expect(body.order_updated.status).toBe('canceled');
 
@@ -378,19 +396,20 @@ describe('v1 events (https)', () => {
   });
 
   it('swap_updated: on every status change and the distinct funds-received update, never on creation, an expired or a regenerated transaction; the swap as its GET returns it', async () => {
-    const sub = await subscribe('v1', 'swap_updated');
+    const sub = await v1Subscription('swap_updated');
     const customerId = await approvedPerson();
     const wallet = await v1Wallet(customerId);
-    const swap = await ok(post('/ramp/swap', { customerId, walletId: wallet.id, sourceToken: 'CETES', targetToken: 'USDC', sourceAmount: '50.000000' }), 201);
+    const swap = expectStatus(await server.api.POST('/ramp/swap', { body: { customerId, walletId: wallet.id, sourceToken: 'CETES', targetToken: 'USDC', sourceAmount: '50.000000' } }), 201);
+    const path = { params: { path: { id: swap.id } } };
     const about = (body: Json) => body.swap_updated.id === swap.id;
-    const simulate = (action: string) => post(`/sandbox/ramp/swap/${swap.id}/simulate`, { action });
+    const simulate = (action: RequestBody<'v1SimulateSwap'>['action']) => server.api.POST('/sandbox/ramp/swap/{id}/simulate', { ...path, body: { action } });
 
-    await ok(simulate('expireTransaction'), 200);
-    await ok(post(`/ramp/swap/${swap.id}/regenerate_tx`), 200);
+    expectStatus(await simulate('expireTransaction'), 200);
+    expectStatus(await server.api.POST('/ramp/swap/{id}/regenerate_tx', path), 200);
     const statuses: string[] = [];
     for (const [action, status] of [['sendConfirmed', 'funded'], ['fundsReceived', 'funded'], ['delivered', 'completed']] as const) {
       const body = await eventOf(sub, about, customerId, () => simulate(action));
-      expect(body).toEqual({ swap_updated: await get(`/ramp/swap/${swap.id}`) });
+      expect(body).toEqual({ swap_updated: expectStatus(await server.api.GET('/ramp/swap/{id}', path), 200) });
       expect(body.swap_updated.status).toBe(status);
       statuses.push(status);
     }
@@ -401,20 +420,20 @@ describe('v1 events (https)', () => {
   });
 
   it('customer_updated: when the verification status changes, not on a submission; the customer as its GET returns it', async () => {
-    const sub = await subscribe('v1', 'customer_updated');
+    const sub = await v1Subscription('customer_updated');
     const verified = await customer('personal');
     const failed = await customer('personal');
     const about = (id: string) => (body: Json) => body.customer_updated.customerId === id;
 
     // A submission leaves the customer pending: nothing.
-    await ok(post(`/ramp/customer/${verified}/kyc`, v1Person));
-    let body = await eventOf(sub, about(verified), verified, () => post(`/sandbox/ramp/customer/${verified}/kyc`, { status: 'kyc_approved' }));
-    expect(body).toEqual({ customer_updated: await get(`/ramp/customer/${verified}`) });
+    await submitV1Kyc(verified, v1Person);
+    let body = await eventOf(sub, about(verified), verified, () => simulateV1Kyc(verified, { status: 'kyc_approved' }));
+    expect(body).toEqual({ customer_updated: await v1Customer(verified) });
     expect(body.customer_updated.status).toBe('customer_verified');
 
-    await ok(post(`/ramp/customer/${failed}/kyc`, v1Person));
-    body = await eventOf(sub, about(failed), failed, () => post(`/sandbox/ramp/customer/${failed}/kyc`, { status: 'kyc_rejected', final: true, updateReason: 'The ID is not genuine' }));
-    expect(body).toEqual({ customer_updated: await get(`/ramp/customer/${failed}`) });
+    await submitV1Kyc(failed, v1Person);
+    body = await eventOf(sub, about(failed), failed, () => simulateV1Kyc(failed, { status: 'kyc_rejected', final: true, updateReason: 'The ID is not genuine' }));
+    expect(body).toEqual({ customer_updated: await v1Customer(failed) });
     expect(body.customer_updated.status).toBe('customer_failed');
 
     await settled(sub);
@@ -423,20 +442,20 @@ describe('v1 events (https)', () => {
   });
 
   it('kyc_updated: when a submission is reviewed (rejected, then approved), not when one is made; the KYC as its GET returns it, with the customerId', async () => {
-    const sub = await subscribe('v1', 'kyc_updated');
+    const sub = await v1Subscription('kyc_updated');
     const id = await customer('personal');
     const about = (body: Json) => body.kyc_updated.customerId === id;
-    const kyc = () => get(`/ramp/customer/${id}/kyc`);
+    const kyc = async () => expectStatus(await server.api.GET('/ramp/customer/{customer_id}/kyc', { params: { path: { customer_id: id } } }), 200);
 
-    await ok(post(`/ramp/customer/${id}/kyc`, v1Person));
+    await submitV1Kyc(id, v1Person);
     const reason = 'The proof of address is older than three months';
-    let body = await eventOf(sub, about, id, () => post(`/sandbox/ramp/customer/${id}/kyc`, { status: 'kyc_rejected', updateReason: reason }));
+    let body = await eventOf(sub, about, id, () => simulateV1Kyc(id, { status: 'kyc_rejected', updateReason: reason }));
     expect(body).toEqual({ kyc_updated: { ...(await kyc()), customerId: id } });
     expect(body.kyc_updated).toEqual({ status: 'kyc_rejected', approved: false, updateReason: reason, needsWork: true, userMessage: expect.any(String), customerId: id });
 
     // Submitting again is not a review.
-    await ok(post(`/ramp/customer/${id}/kyc`, { ...v1Person, address: { ...v1Person.address, postalCode: '06500' } }));
-    body = await eventOf(sub, about, id, () => post(`/sandbox/ramp/customer/${id}/kyc`, { status: 'kyc_approved' }));
+    await submitV1Kyc(id, { ...v1Person, address: { ...v1Person.address, postalCode: '06500' } });
+    body = await eventOf(sub, about, id, () => simulateV1Kyc(id, { status: 'kyc_approved' }));
     expect(body).toEqual({ kyc_updated: { ...(await kyc()), customerId: id } });
     // On approval only status and approved (V1Kyc).
     expect(body.kyc_updated).toEqual({ status: 'kyc_approved', approved: true, customerId: id });
@@ -446,37 +465,37 @@ describe('v1 events (https)', () => {
   });
 
   it('kyb_updated: only on a real status change, not on an edit of the answers; the KYB as the v1 simulator and the v2 GET show it', async () => {
-    const sub = await subscribe('v1', 'kyb_updated');
+    const sub = await v1Subscription('kyb_updated');
     const org = await customer('business');
     const about = (body: Json) => body.kyb_updated.organizationId === org;
     const v1Status: Record<string, string> = { notStarted: 'not_started', inProgress: 'awaiting_documents', submitted: 'awaiting_review', approved: 'approved', denied: 'denied' };
+    const params = { path: { organizationId: org } };
     /** The v1 payload agrees with the KYB's GET (v1 has no KYB read). */
     const agreesWithGet = async (entity: Json) => {
-      const v2 = await get(`/organization/${org}/kyb`);
+      const v2 = expectStatus(await server.api.GET('/organization/{organizationId}/kyb', { params }), 200);
       expect(entity).toMatchObject({ organizationId: org, status: v1Status[v2.status], approvedAt: v2.approvedAt });
     };
+    const submit = (body: Schema<'KybRequest'>) => server.api.PUT('/organization/{organizationId}/kyb', { params, body });
+    /** `v1SimulateKyb`, keeping the KYB it answers. */
+    let simulated: unknown;
+    const simulate = async (status: RequestBody<'v1SimulateKyb'>['status']) => {
+      const answer = await server.api.POST('/sandbox/ramp/organization/{org_id}/kyb', { params: { path: { org_id: org } }, body: { status } });
+      simulated = answer.data;
+      return answer;
+    };
 
-    let simulated: Json;
-    let body = await eventOf(sub, about, org, async () => {
-      const response = await post(`/sandbox/ramp/organization/${org}/kyb`, { status: 'awaiting_documents' });
-      simulated = response.json_;
-      return response;
-    });
+    let body = await eventOf(sub, about, org, () => simulate('awaiting_documents'));
     expect(body).toEqual({ kyb_updated: simulated });
     await agreesWithGet(body.kyb_updated);
     expect(body.kyb_updated.status).toBe('awaiting_documents');
 
-    body = await eventOf(sub, about, org, () => server.call('PUT', `/organization/${org}/kyb`, { body: company }));
+    body = await eventOf(sub, about, org, () => submit(company));
     await agreesWithGet(body.kyb_updated);
     expect(body.kyb_updated).toMatchObject({ status: 'awaiting_review', approvedAt: null });
     // An edited answer: no event.
-    await ok(server.call('PUT', `/organization/${org}/kyb`, { body: { ...company, email: 'contabilidad@tacoselguero.example' } }), 200);
+    expectStatus(await submit({ ...company, email: 'contabilidad@tacoselguero.example' }), 200);
 
-    body = await eventOf(sub, about, org, async () => {
-      const response = await post(`/sandbox/ramp/organization/${org}/kyb`, { status: 'approved' });
-      simulated = response.json_;
-      return response;
-    });
+    body = await eventOf(sub, about, org, () => simulate('approved'));
     expect(body).toEqual({ kyb_updated: simulated });
     await agreesWithGet(body.kyb_updated);
     expect(body.kyb_updated).toMatchObject({ status: 'approved', approvedAt: expect.any(String) });
@@ -486,23 +505,25 @@ describe('v1 events (https)', () => {
   });
 
   it('bank_account_updated: when the verification status changes, not on registration nor on a change of compliant alone; the account as its GET returns it', async () => {
-    const sub = await subscribe('v1', 'bank_account_updated');
+    const sub = await v1Subscription('bank_account_updated');
     const customerId = await approvedPerson();
-    const account = await ok(post('/ramp/bank-account', { customerId, clabe: newClabe(), currency: 'MXN' }), 201);
+    const account = await createBankAccount(server, customerId, { usable: false });
     const id = account.internalAccountId;
     expect(account.status).toBe('bank_account_pending');
     const about = (body: Json) => body.bank_account_updated.internalAccountId === id;
-    const simulate = (body: object) => post(`/sandbox/ramp/bank-account/${id}/status`, body);
+    const path = { params: { path: { id } } };
+    const simulate = (body: RequestBody<'v1SimulateBankAccount'>) => server.api.POST('/sandbox/ramp/bank-account/{id}/status', { ...path, body });
+    const current = async () => expectStatus(await server.api.GET('/ramp/bank-account/{id}', path), 200);
 
     let body = await eventOf(sub, about, customerId, () => simulate({ status: 'bank_account_awaiting_deposit_verification' }));
-    expect(body).toEqual({ bank_account_updated: await get(`/ramp/bank-account/${id}`) });
+    expect(body).toEqual({ bank_account_updated: await current() });
     expect(body.bank_account_updated.status).toBe('bank_account_awaiting_deposit_verification');
     // compliant alone changes: no event.
-    const flipped = await ok(simulate({ status: 'bank_account_awaiting_deposit_verification', compliant: !account.compliant }), 200);
+    const flipped = expectStatus(await simulate({ status: 'bank_account_awaiting_deposit_verification', compliant: !account.compliant }), 200);
     expect(flipped.compliant).toBe(!account.compliant);
 
     body = await eventOf(sub, about, customerId, () => simulate({ status: 'bank_account_active', compliant: true }));
-    expect(body).toEqual({ bank_account_updated: await get(`/ramp/bank-account/${id}`) });
+    expect(body).toEqual({ bank_account_updated: await current() });
     expect(body.bank_account_updated).toMatchObject({ status: 'bank_account_active', compliant: true });
 
     await settled(sub);

@@ -18,6 +18,9 @@ import { webhooksRepository } from '../../server/features/webhooks/repository.ts
 import { presentDelivery } from '../../server/features/webhooks/presenters.ts';
 import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/features/webhooks/outbox.ts';
 import { loadBundle, type Json } from '../support/documents.ts';
+import type { Schema } from '../../client/index.ts';
+import { expectStatus } from '../support/api.ts';
+import { deliveries } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
 
 const addFormats = formats as unknown as typeof formats.default;
@@ -181,18 +184,18 @@ export async function customerOf(server: TestServer): Promise<string> {
   return id;
 }
 
-export async function subscribe(server: TestServer, url: string, eventType: string, surface: 'v1' | 'v2' = 'v2'): Promise<{ id: string; secret: string }> {
-  const response = await server.call('POST', surface === 'v2' ? '/webhook_subscription' : '/ramp/webhook', { body: { url, eventType } });
-  if (response.status !== 201) throw new Error(`subscription failed: ${response.status} ${response.text_}`);
-  return response.json_;
+/** A v2 subscription (`createWebhookSubscription`), with the secret its 201 shows once. */
+export async function subscribe(server: TestServer, url: string, eventType: Schema<'WebhookEventType'>) {
+  return expectStatus(await server.api.POST('/webhook_subscription', { body: { url, eventType } }), 201);
 }
 
-/** Every delivery of a subscription (all pages of the designed endpoint). */
-export async function deliveriesOf(server: TestServer, subscriptionId: string, key?: string): Promise<any[]> {
-  const response = await server.call('GET', `/webhook_subscription/${subscriptionId}/deliveries?pageSize=100`, key ? { key } : {});
-  if (response.status !== 200) throw new Error(`deliveries failed: ${response.status} ${response.text_}`);
-  return response.json_.items;
+/** A v1 subscription (`v1CreateWebhook`; its URL must be https), with the secret its 201 shows once. */
+export async function subscribeV1(server: TestServer, url: string, eventType: Schema<'V1WebhookEventType'>) {
+  return expectStatus(await server.api.POST('/ramp/webhook', { body: { url, eventType } }), 201);
 }
+
+/** The deliveries of a v2 subscription (`listWebhookDeliveries`, fixtures.ts), acting with `key` when given. */
+export const deliveriesOf = (server: TestServer, subscriptionId: string, key?: string) => deliveries(key ? server.as(key) : server.api, subscriptionId);
 
 /** Every delivery of any subscription (v1 ones included), read from the database as the deliveries endpoint shows them. */
 export async function storedDeliveries(server: TestServer, subscriptionId: string) {
