@@ -15,7 +15,7 @@ import { person } from '../support/verification.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { eventually } from '../support/wait.ts';
-import { startReceiver, subscribe, type Receiver } from '../webhooks/support.ts';
+import { startReceiver, type Receiver } from '../webhooks/support.ts';
 import {
   allEvents, createCustomer, customerClabe, keyedBusinessChild, manualClock, order as orderOf, otherPartner, quote as quoteOf, sandboxClock, solanaAddress,
   type EventType, type StoredEvent,

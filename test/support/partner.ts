@@ -140,27 +140,3 @@ export function rawJwt(header: Record<string, unknown>, claims: Claims, signatur
   return `${part(header)}.${part(claims)}.${sig}`;
 }
 
-/**
- * What `tokenRequest` answers: createToken's two answers as the contract types them, the token
- * response (200) and the OAuth error (400), read field by field until the status says which:
- * a field renamed in the contract fails `tsc`; a field of the other answer is absent at run
- * time. Prefer `requestToken` (its `data` and `error` are apart) or `expectOAuthError`.
- */
-export type TokenAnswer = RawAnswer & { json_: Schema<'OAuthTokenResponse'> & Schema<'OAuthError'> };
-
-/**
- * POST /auth/token with any fields, form-urlencoded as RFC 6749 says (or JSON): for requests
- * the contract refuses, sent as written (the typed client takes only createToken's body). A
- * well-formed request goes through `requestToken`.
- */
-export async function tokenRequest(server: TestServer, fields: Record<string, string>, options: { json?: boolean; headers?: Record<string, string> } = {}): Promise<TokenAnswer> {
-  const answer = options.json
-    ? await server.sendRaw('POST', '/auth/token', { key: null, body: fields, headers: options.headers })
-    : await server.sendRaw('POST', '/auth/token', {
-        key: null,
-        raw: new URLSearchParams(fields).toString(),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers },
-      });
-  // The server validates every answer against the contract: a 200 is OAuthTokenResponse, a 400 OAuthError (see TokenAnswer).
-  return answer as TokenAnswer;
-}

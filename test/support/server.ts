@@ -37,11 +37,6 @@ export interface TestServer {
   as(key: string | null): Api;
   /** Deliberately bad requests only (a body the contract refuses, a missing header): see test/support/api.ts. */
   sendRaw(method: string, path: string, options?: RawRequest): Promise<RawAnswer>;
-  /**
-   * @deprecated The untyped helper the suites grew on: its `json_` is `any`, so a renamed field
-   * fails at run time only. Convert its callers to `api` (or `sendRaw` for bad input).
-   */
-  call(method: string, path: string, options?: RawRequest): Promise<RawAnswer & { json_: any }>;
   close(): Promise<void>;
 }
 
@@ -88,7 +83,6 @@ export async function startTestServer(
     api: apiClient(url, key),
     as: (other) => apiClient(url, other),
     sendRaw: (method, path, o) => sendRaw(url, key, method, path, o),
-    call: (method, path, o) => sendRaw(url, key, method, path, o),
     async close() {
       await front?.close();
       server.closeAllConnections();

@@ -97,7 +97,7 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL database', ()
       for (const [i, subscription] of subscriptions.entries()) {
         const requests = receiver.to(`/pg/${i}`);
         for (const id of events) expect(requests.filter((r) => r.body.eventId === id), `${i} ${id}`).toHaveLength(2);
-        for (const delivery of await deliveriesOf(a, subscription.id)) expect(delivery.attempts.map((x: any) => x.statusCode)).toEqual([503, 200]);
+        for (const delivery of await deliveriesOf(a, subscription.id)) expect(delivery.attempts.map((x) => x.statusCode)).toEqual([503, 200]);
       }
       expect(receiver.received).toHaveLength(120);
       expect(attemptsLogged(a)).toBeGreaterThan(0);
