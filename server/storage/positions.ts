@@ -193,6 +193,8 @@ export interface ListedRows<T extends keyof Tables> {
   /** Equalities that select the scope's rows, on the leading columns of the position index. */
   scope: Record<string, string>;
   position: string;
+  /** The columns read (all when absent). */
+  columns?: readonly (keyof Selectable<Tables[T]> & string)[];
 }
 
 /**
@@ -200,6 +202,20 @@ export interface ListedRows<T extends keyof Tables> {
  * the rows created after `from` and at or before `to`: the total from the counter, the date
  * bounds from `positionBounds`, then one range of the position index.
  */
+export async function positionPage<T extends keyof Tables, C extends keyof Selectable<Tables[T]> & string>(
+  db: Db | Tx,
+  listed: ListedRows<T> & { columns: readonly C[] },
+  page: { size: number; number: number },
+  order: 'asc' | 'desc',
+  created?: { from?: string | undefined; to?: string | undefined },
+): Promise<{ items: Pick<Selectable<Tables[T]>, C>[]; total: number }>;
+export async function positionPage<T extends keyof Tables>(
+  db: Db | Tx,
+  listed: ListedRows<T>,
+  page: { size: number; number: number },
+  order: 'asc' | 'desc',
+  created?: { from?: string | undefined; to?: string | undefined },
+): Promise<{ items: Selectable<Tables[T]>[]; total: number }>;
 export async function positionPage<T extends keyof Tables>(
   db: Db | Tx,
   listed: ListedRows<T>,
@@ -212,13 +228,14 @@ export async function positionPage<T extends keyof Tables>(
   const { lo, hi } = pageRange(bounds, page.size, page.number, order);
   if (lo > hi) return { items: [], total: boundsSize(bounds) };
   const scope = Object.entries(listed.scope);
-  const shape = `positionPage ${listed.table} ${scope.map(([column]) => column).join(',')} ${listed.position} ${order}`;
+  const shape = `positionPage ${listed.table} ${scope.map(([column]) => column).join(',')} ${listed.position} ${order} ${listed.columns?.join(',') ?? '*'}`;
   const items = await runCompiled(
     db,
     shape,
     () => {
       // Kysely cannot type a table chosen at run time; the rows are that table's.
-      let query = (db as unknown as Kysely<any>).selectFrom(listed.table).selectAll();
+      const from = (db as unknown as Kysely<any>).selectFrom(listed.table as string);
+      let query = listed.columns ? from.select(listed.columns as readonly string[]) : from.selectAll();
       for (const [column, value] of scope) query = query.where(column, '=', value);
       return query.where(listed.position, '>=', lo).where(listed.position, '<=', hi).orderBy(listed.position, order);
     },

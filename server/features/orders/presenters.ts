@@ -1,6 +1,6 @@
 /** The v2 order exactly as `getOrder` returns it and `orderUpdated` carries it. */
 import type { components } from '../../../generated/types/ramp.ts';
-import type { OrderRow } from './repository.ts';
+import type { OrderView } from './repository.ts';
 
 type Schemas = components['schemas'];
 type Order = Schemas['Order'];
@@ -11,7 +11,7 @@ type FundingInstructions = Schemas['FundingInstructions'];
  * properties) between the required ones: no spread of a temporary object per member, a list
  * presents 30 of these per request.
  */
-export function presentOrder(row: OrderRow): Order {
+export function presentOrder(row: OrderView): Order {
   const order: Order = {
     id: row.id,
     status: row.status,
