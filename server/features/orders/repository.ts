@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import { followsClock, type DueScope } from '../clock/repository.ts';
 import type { Db, Storage, Tx } from '../../storage/database.ts';
-import { runCompiled } from '../../storage/compiled.ts';
+import { insertCompiled, runCompiled } from '../../storage/compiled.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from '../../storage/positions.ts';
 import { partnerOf } from '../organizations/repository.ts';
 import type { OrdersTable } from '../../storage/tables.ts';
@@ -45,8 +45,10 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       return query.executeTakeFirst();
     },
 
-    findByQuote(quoteId: string) {
-      return db.selectFrom('orders').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
+    /** createOrder's retry check, compiled once (storage/compiled.ts). */
+    async findByQuote(quoteId: string) {
+      const [row] = await runCompiled(db, 'orders.findByQuote', () => db.selectFrom('orders').selectAll().where('quote_id', '=', quoteId), [quoteId]);
+      return row;
     },
 
     /**
@@ -60,15 +62,16 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     async insert(row: NewOrderRow): Promise<OrderRow | undefined> {
       // Read before the transaction (an organization's parent never changes): its first
       // statement is then the counter's write, which SQLite never has to upgrade a read to.
-      const owner = await db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id).executeTakeFirstOrThrow();
+      const [owner] = await runCompiled(db, 'orders.insert owner', () => db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id), [row.organization_id]);
+      if (!owner) throw new Error(`organization ${row.organization_id} of order ${row.id} does not exist`);
       const partnerId = partnerOf(owner);
       const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
       if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
       lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
       const unplaced: OrderRow = { ...row, partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null };
       return insertWithPositions(db, unplaced, lists, async (tx, r) => {
-        const result = await tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
-        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        const inserted = await insertCompiled(tx, 'orders.insert', r, (r) => tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()));
+        return inserted > 0;
       });
     },
 
