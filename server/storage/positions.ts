@@ -22,7 +22,7 @@
  * same order.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { runCompiled } from './compiled.ts';
+import { runCompiled, shareCompiled } from './compiled.ts';
 import type { Db, Tx } from './database.ts';
 import type { Tables } from './tables.ts';
 
@@ -66,7 +66,12 @@ export interface Taken {
 
 /** Runs `work` in the caller's transaction, or in a new one. */
 export function inTransaction<T>(db: Db | Tx, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db as Tx) : db.transaction().execute(work);
+  return db.isTransaction
+    ? work(db as Tx)
+    : db.transaction().execute((tx) => {
+        shareCompiled(db, tx);
+        return work(tx);
+      });
 }
 
 /** The lock order of counters: by list, then as given (the caller puts ancestors first). */
@@ -79,13 +84,13 @@ function lockOrder(counters: Counter[]): number[] {
  * counter row locked until `tx` ends. Must run inside the transaction that inserts the row.
  */
 export async function nextPosition(tx: Tx, list: ListName, scope: string, now: string): Promise<{ position: number; at: string }> {
-  const row = await sql<{ count: number; last_at: string }>`
+  const upsert = () => sql<{ count: number; last_at: string }>`
     INSERT INTO list_counters (list, scope, count, last_at) VALUES (${list}, ${scope}, 1, ${now})
     ON CONFLICT (list, scope) DO UPDATE SET
       count = list_counters.count + 1,
       last_at = CASE WHEN excluded.last_at > list_counters.last_at THEN excluded.last_at ELSE list_counters.last_at END
-    RETURNING count, last_at`.execute(tx);
-  const taken = row.rows[0]!;
+    RETURNING count, last_at`;
+  const [taken] = (await runCompiled(tx, 'nextPosition', () => ({ compile: () => upsert().compile(tx) }), [list, scope, now])) as [{ count: number; last_at: string }];
   return { position: Number(taken.count), at: taken.last_at };
 }
 
@@ -193,6 +198,8 @@ export interface ListedRows<T extends keyof Tables> {
   /** Equalities that select the scope's rows, on the leading columns of the position index. */
   scope: Record<string, string>;
   position: string;
+  /** The columns read (all when absent). */
+  columns?: readonly (keyof Selectable<Tables[T]> & string)[];
 }
 
 /**
@@ -200,6 +207,20 @@ export interface ListedRows<T extends keyof Tables> {
  * the rows created after `from` and at or before `to`: the total from the counter, the date
  * bounds from `positionBounds`, then one range of the position index.
  */
+export async function positionPage<T extends keyof Tables, C extends keyof Selectable<Tables[T]> & string>(
+  db: Db | Tx,
+  listed: ListedRows<T> & { columns: readonly C[] },
+  page: { size: number; number: number },
+  order: 'asc' | 'desc',
+  created?: { from?: string | undefined; to?: string | undefined },
+): Promise<{ items: Pick<Selectable<Tables[T]>, C>[]; total: number }>;
+export async function positionPage<T extends keyof Tables>(
+  db: Db | Tx,
+  listed: ListedRows<T>,
+  page: { size: number; number: number },
+  order: 'asc' | 'desc',
+  created?: { from?: string | undefined; to?: string | undefined },
+): Promise<{ items: Selectable<Tables[T]>[]; total: number }>;
 export async function positionPage<T extends keyof Tables>(
   db: Db | Tx,
   listed: ListedRows<T>,
@@ -212,13 +233,14 @@ export async function positionPage<T extends keyof Tables>(
   const { lo, hi } = pageRange(bounds, page.size, page.number, order);
   if (lo > hi) return { items: [], total: boundsSize(bounds) };
   const scope = Object.entries(listed.scope);
-  const shape = `positionPage ${listed.table} ${scope.map(([column]) => column).join(',')} ${listed.position} ${order}`;
+  const shape = `positionPage ${listed.table} ${scope.map(([column]) => column).join(',')} ${listed.position} ${order} ${listed.columns?.join(',') ?? '*'}`;
   const items = await runCompiled(
     db,
     shape,
     () => {
       // Kysely cannot type a table chosen at run time; the rows are that table's.
-      let query = (db as unknown as Kysely<any>).selectFrom(listed.table).selectAll();
+      const from = (db as unknown as Kysely<any>).selectFrom(listed.table as string);
+      let query = listed.columns ? from.select(listed.columns as readonly string[]) : from.selectAll();
       for (const [column, value] of scope) query = query.where(column, '=', value);
       return query.where(listed.position, '>=', lo).where(listed.position, '<=', hi).orderBy(listed.position, order);
     },
@@ -242,13 +264,13 @@ export async function insertWithPositions<R extends { created_at: string; update
   return inTransaction(db, async (tx) => {
     // A refused insert must leave the counters exactly as they were (last_at included), as
     // every refused request leaves the database: a savepoint undoes the counters' update.
-    await sql`SAVEPOINT list_positions`.execute(tx);
+    await runCompiled(tx, 'savepoint', () => ({ compile: () => sql`SAVEPOINT list_positions`.compile(tx) }), []);
     const taken = await nextPositions(tx, lists, row.created_at);
     const stored: R = { ...row, created_at: taken.at, ...(row.updated_at === row.created_at ? { updated_at: taken.at } : {}) };
     for (const [i, list] of lists.entries()) (stored as Record<string, unknown>)[list.column] = taken.positions[i];
     const inserted = await insert(tx, stored);
     if (!inserted) await sql`ROLLBACK TO SAVEPOINT list_positions`.execute(tx);
-    await sql`RELEASE SAVEPOINT list_positions`.execute(tx);
+    await runCompiled(tx, 'release savepoint', () => ({ compile: () => sql`RELEASE SAVEPOINT list_positions`.compile(tx) }), []);
     return inserted ? stored : undefined;
   });
 }

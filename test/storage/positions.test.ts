@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Storage } from '../../server/storage/database.ts';
 import { migrations } from '../../server/storage/migrations/index.ts';
-import { ordersRepository, type NewOrderRow } from '../../server/features/orders/repository.ts';
+import { orderViewColumns, ordersRepository, type NewOrderRow } from '../../server/features/orders/repository.ts';
 import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
 import { paymentAccountsRepository } from '../../server/features/paymentAccounts/repository.ts';
 import { countOf, pageRange } from '../../server/storage/positions.ts';
@@ -167,6 +167,19 @@ describe('list positions', () => {
     } finally {
       if (other !== storage) await other.close();
     }
+  });
+
+  it("reads of getOrder and GET /orders take only the columns the contract's Order shows", async () => {
+    const partner = (await organizationsRepository(storage.db).insert(org({ now: at(0) }))).id;
+    const stored = await addOrder(storage.db, partner, at(3));
+    const shown = [...orderViewColumns].sort();
+    const expected = Object.fromEntries(orderViewColumns.map((column) => [column, stored[column]]));
+    const orders = ordersRepository(storage.db);
+    for (const page of [await orders.page({ partnerId: partner, parentId: null }, { size: 30, number: 0 }), await orders.page({ organizationId: partner }, { size: 30, number: 0 })]) {
+      expect(Object.keys(page.items[0]!).sort()).toEqual(shown);
+      expect(page.items).toEqual([expected]);
+    }
+    expect(await orders.find(partner, stored.id)).toEqual(expected);
   });
 
   it('leaves the counters exactly as they were when a unique index refuses the row', async () => {

@@ -45,8 +45,31 @@ export function hashApiKey(raw: string, salt: string): string {
   return createHash('sha256').update(salt).update(':').update(raw).digest('hex');
 }
 
+/**
+ * A pure function's answers kept for the last `limit` distinct inputs. Every authenticated
+ * request hashes its key twice (the lookup digest and the salted hash), always to the same
+ * values for one key: a partner's few keys need not be hashed again on each request. Only
+ * digests are kept, never a decision: the key's row (revocation included) is still read and
+ * compared on every request.
+ */
+function memoized(limit: number, fn: (input: string) => string): (input: string) => string {
+  const kept = new Map<string, string>();
+  return (input) => {
+    let value = kept.get(input);
+    if (value === undefined) {
+      value = fn(input);
+      if (kept.size >= limit) kept.delete(kept.keys().next().value!);
+      kept.set(input, value);
+    }
+    return value;
+  };
+}
+
+/** hashApiKey, memoized: the salt is hex and never holds ':', so `salt:raw` names one pair. */
+const saltedHash = memoized(1000, (saltAndRaw) => createHash('sha256').update(saltAndRaw).digest('hex'));
+
 export function hashMatches(raw: string, salt: string, stored: string): boolean {
-  const actual = Buffer.from(hashApiKey(raw, salt), 'hex');
+  const actual = Buffer.from(saltedHash(`${salt}:${raw}`), 'hex');
   const expected = Buffer.from(stored, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
@@ -58,6 +81,6 @@ export const displayPrefix = (raw: string) => raw.slice(0, displayedPrefixLength
  * part of the key (the rest is public), so storing it would store the key; 128 random bits
  * need no salt against guessing. The salted hash of the whole key still decides.
  */
-export const keyLookup = (keyId: string) => createHash('sha256').update(keyId).digest('hex');
+export const keyLookup = memoized(1000, (keyId: string) => createHash('sha256').update(keyId).digest('hex'));
 
 export const newOrganizationId = () => randomUUID();

@@ -2,12 +2,24 @@
 import type { Selectable } from 'kysely';
 import { followsClock, type DueScope } from '../clock/repository.ts';
 import type { Db, Storage, Tx } from '../../storage/database.ts';
-import { runCompiled } from '../../storage/compiled.ts';
+import { insertCompiled, runCompiled } from '../../storage/compiled.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from '../../storage/positions.ts';
 import { partnerOf } from '../organizations/repository.ts';
 import type { OrdersTable } from '../../storage/tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
+
+/**
+ * The columns the contract's Order shows (presenters.ts): getOrder and GET /orders read only
+ * these. better-sqlite3 makes a JS value of every column read, a fifth of a list request's
+ * CPU; the list positions, timers and claim are not shown.
+ */
+export const orderViewColumns = [
+  'id', 'status', 'organization_id', 'quote_id', 'type', 'source_asset', 'target_asset', 'source_amount', 'target_amount', 'payment_account_id',
+  'wallet_address', 'funding_instructions', 'failure_code', 'failure_message', 'authorization_id', 'authorization_message', 'authorization_expires_at',
+  'created_at', 'updated_at',
+] as const satisfies readonly (keyof OrderRow)[];
+export type OrderView = Pick<OrderRow, (typeof orderViewColumns)[number]>;
 type Positions = 'partner_id' | 'partner_position' | 'cover_position' | 'organization_position';
 /** A row before insert: its partner and list positions are found then. */
 export type NewOrderRow = Omit<OrderRow, Positions>;
@@ -22,7 +34,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
   return {
     /** getOrder's read, compiled once (storage/compiled.ts). */
     async find(organizationId: string, id: string) {
-      const [row] = await runCompiled(db, 'orders.find', () => db.selectFrom('orders').selectAll().where('id', '=', id).where('organization_id', '=', organizationId), [id, organizationId]);
+      const [row] = await runCompiled(db, 'orders.find', () => db.selectFrom('orders').select(orderViewColumns).where('id', '=', id).where('organization_id', '=', organizationId), [id, organizationId]);
       return row;
     },
 
@@ -33,8 +45,10 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       return query.executeTakeFirst();
     },
 
-    findByQuote(quoteId: string) {
-      return db.selectFrom('orders').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
+    /** createOrder's retry check, compiled once (storage/compiled.ts). */
+    async findByQuote(quoteId: string) {
+      const [row] = await runCompiled(db, 'orders.findByQuote', () => db.selectFrom('orders').selectAll().where('quote_id', '=', quoteId), [quoteId]);
+      return row;
     },
 
     /**
@@ -48,15 +62,16 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
     async insert(row: NewOrderRow): Promise<OrderRow | undefined> {
       // Read before the transaction (an organization's parent never changes): its first
       // statement is then the counter's write, which SQLite never has to upgrade a read to.
-      const owner = await db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id).executeTakeFirstOrThrow();
+      const [owner] = await runCompiled(db, 'orders.insert owner', () => db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id), [row.organization_id]);
+      if (!owner) throw new Error(`organization ${row.organization_id} of order ${row.id} does not exist`);
       const partnerId = partnerOf(owner);
       const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
       if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
       lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
       const unplaced: OrderRow = { ...row, partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null };
       return insertWithPositions(db, unplaced, lists, async (tx, r) => {
-        const result = await tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()).executeTakeFirst();
-        return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+        const inserted = await insertCompiled(tx, 'orders.insert', r, (r) => tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()));
+        return inserted > 0;
       });
     },
 
@@ -71,14 +86,15 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
      * organization with a parent finds its own orders by `cover_position` and its children's
      * by `partner_position`: two index ranges, one numbering.
      */
-    async page(scope: OrdersScope, page: { size: number; number: number }) {
+    async page(scope: OrdersScope, page: { size: number; number: number }): Promise<{ items: OrderView[]; total: number }> {
       if ('organizationId' in scope) {
-        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position' } as const;
+        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position', columns: orderViewColumns } as const;
         return positionPage(db, listed, page, 'desc');
       }
       const { partnerId } = scope;
       if (scope.parentId === null) {
-        return positionPage(db, { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position' }, page, 'desc');
+        const listed = { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position', columns: orderViewColumns } as const;
+        return positionPage(db, listed, page, 'desc');
       }
       // A child organization's list covers two position columns drawn from one counter: the
       // orders of its children (partner_position) and its own (cover_position).

@@ -1,6 +1,7 @@
 /** Quotes (v2): firm prices until they expire; immutable once written. */
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../../storage/database.ts';
+import { insertCompiled, runCompiled } from '../../storage/compiled.ts';
 import { insertWithPositions, positionPage } from '../../storage/positions.ts';
 import type { QuotesTable } from '../../storage/tables.ts';
 
@@ -10,8 +11,10 @@ export type NewQuoteRow = Omit<QuoteRow, 'position'>;
 
 export function quotesRepository(db: Db | Tx) {
   return {
-    find(organizationId: string, id: string) {
-      return db.selectFrom('quotes').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    /** createOrder's read, compiled once (storage/compiled.ts). */
+    async find(organizationId: string, id: string) {
+      const [row] = await runCompiled(db, 'quotes.find', () => db.selectFrom('quotes').selectAll().where('id', '=', id).where('organization_id', '=', organizationId), [id, organizationId]);
+      return row;
     },
 
     /** Inserts the quote with its place in the organization's list (listQuotes); answers it as stored. */
@@ -20,7 +23,7 @@ export function quotesRepository(db: Db | Tx) {
       const stored = await insertWithPositions(db, { ...row, position: null as number | null }, [{ list: 'quotes', scope: row.organization_id, column: 'position' }], async (tx, r) => {
         // The list may stamp it a moment later (positions.ts keeps created_at in list order): the quote keeps its whole lifetime.
         r.expires_at = new Date(Date.parse(r.created_at) + lifetimeMs).toISOString();
-        await tx.insertInto('quotes').values(r).execute();
+        await insertCompiled(tx, 'quotes.insert', r, (r) => tx.insertInto('quotes').values(r));
         return true;
       });
       return stored!;

@@ -1,6 +1,7 @@
 /** Wallets (v2): one per organization, chain and address. */
 import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../../storage/database.ts';
+import { runCompiled } from '../../storage/compiled.ts';
 import { insertWithPositions, positionPage } from '../../storage/positions.ts';
 import type { WalletsTable } from '../../storage/tables.ts';
 
@@ -23,8 +24,10 @@ export function walletsRepository(db: Db | Tx) {
     },
 
     /** The organization's wallet with this address, on whichever chain (addresses do not collide across notations). */
-    findByAddress(organizationId: string, address: string) {
-      return db.selectFrom('wallets').selectAll().where('organization_id', '=', organizationId).where('address', '=', address).orderBy('created_at').executeTakeFirst();
+    async findByAddress(organizationId: string, address: string) {
+      const build = () => db.selectFrom('wallets').selectAll().where('organization_id', '=', organizationId).where('address', '=', address).orderBy('created_at').limit(1);
+      const [row] = await runCompiled(db, 'wallets.findByAddress', build, [organizationId, address, 1]);
+      return row;
     },
 
     /** A page of an organization's wallets, oldest first: a range of positions. */

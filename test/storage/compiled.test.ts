@@ -1,0 +1,55 @@
+/**
+ * Queries compiled once (server/storage/compiled.ts) on the real engine: SQLite, or
+ * PostgreSQL with DATABASE_URL. A compiled query must store and answer exactly what the
+ * query Kysely builds afresh would, whatever the values of the call.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCompiled, runCompiled } from '../../server/storage/compiled.ts';
+import type { Storage } from '../../server/storage/database.ts';
+import { inTransaction } from '../../server/storage/positions.ts';
+import { testDatabase, type TestDatabase } from '../support/storage.ts';
+
+const at = '2026-01-01T00:00:00.000Z';
+const organization = (id: string, parentId: string | null, approvedAt: string | undefined) => ({
+  id, parent_id: parentId, type: 'business' as const, display_name: 'Org', key_salt: 'salt', kyb_status: 'approved' as const, kyc_status: 'approved' as const, kyb_approved_at: approvedAt, created_at: at, updated_at: at,
+});
+
+describe('compiled queries', () => {
+  let database: TestDatabase;
+  let storage: Storage;
+  beforeAll(async () => {
+    database = await testDatabase();
+    storage = await database.open();
+  });
+  afterAll(async () => {
+    await storage.close();
+    await database.drop();
+  });
+
+  it('insert each row with its own values, leave out undefined columns as Kysely does, and count what ON CONFLICT DO NOTHING kept', async () => {
+    const { db } = storage;
+    const insert = (row: ReturnType<typeof organization>) =>
+      inTransaction(db, (tx) => insertCompiled(tx, 'test organization', row, (r) => tx.insertInto('organizations').values(r as never).onConflict((oc) => oc.column('id').doNothing())));
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    const [first, second] = ['2026-01-02T00:00:00.000Z', '2026-01-03T00:00:00.000Z'];
+    expect(await insert(organization(a, null, first))).toBe(1);
+    expect(await insert(organization(b, a, second))).toBe(1);
+    // Without kyb_approved_at: another column list, so another statement (the column's default).
+    expect(await insert(organization(c, null, undefined))).toBe(1);
+    expect(await insert(organization(a, null, second))).toBe(0);
+    const rows = await db.selectFrom('organizations').select(['id', 'parent_id', 'kyb_approved_at']).where('id', 'in', [a, b, c]).execute();
+    expect(new Map(rows.map((r) => [r.id, [r.parent_id, r.kyb_approved_at]]))).toEqual(
+      new Map([[a, [null, first]], [b, [a, second]], [c, [null, null]]]),
+    );
+    // A read compiled once answers each call's own row.
+    const read = (id: string) => runCompiled(db, 'test organization approval', () => db.selectFrom('organizations').select('kyb_approved_at').where('id', '=', id), [id]);
+    expect(await read(a)).toEqual([{ kyb_approved_at: first }]);
+    expect(await read(b)).toEqual([{ kyb_approved_at: second }]);
+  });
+
+  it('refuses parameters that do not fit the query', async () => {
+    const { db } = storage;
+    await expect(runCompiled(db, 'test wrong parameters', () => db.selectFrom('organizations').select('id').where('id', '=', 'x'), [])).rejects.toThrow(/takes 1 values, not 0/);
+  });
+});
