@@ -14,8 +14,6 @@ declare module 'autocannon' {
       connections?: number;
       duration?: number;
       amount?: number;
-      /** Requests per second over all connections (open loop). */
-      overallRate?: number;
       timeout?: number;
       requests?: Request[];
     }

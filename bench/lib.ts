@@ -1,6 +1,6 @@
 /**
  * The bench's plumbing: child processes on free loopback ports, waiting for them to answer,
- * their resident memory, and bounded autocannon runs.
+ * their resident memory, bounded autocannon runs (closed loop) and the open loop of a fixed rate.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -155,7 +155,7 @@ export interface LoadResult {
 export async function load(
   url: string,
   requests: LoadRequest[],
-  options: { connections: number; durationS: number; warmupS?: number; amount?: number; pid?: number | undefined; overallRate?: number },
+  options: { connections: number; durationS: number; warmupS?: number; amount?: number; pid?: number | undefined },
 ): Promise<LoadResult> {
   const run = (durationS: number, amount?: number) =>
     autocannon({
@@ -163,8 +163,6 @@ export async function load(
       connections: options.connections,
       duration: durationS,
       ...(amount ? { amount } : {}),
-      // Open loop: requests at a fixed rate over all connections, whatever the answers' pace.
-      ...(options.overallRate ? { overallRate: options.overallRate } : {}),
       timeout: 10,
       requests: requests.map((r) => ({
         method: r.method ?? 'GET',
@@ -198,6 +196,41 @@ export async function load(
 }
 
 /**
+ * Sends one request of a scenario on `agent` and resolves when its answer has been read:
+ * its status and the instant it ended (performance.now()). A request over 30 s is an error.
+ */
+function sendOne(url: string, r: LoadRequest, agent: Agent, context: Record<string, unknown>): Promise<{ status: number; endedAt: number }> {
+  return new Promise((resolveOne, reject) => {
+    const prepared = (r.setupRequest ? r.setupRequest({ path: r.path, ...(r.body !== undefined ? { body: r.body } : {}) }, context) : r) as { path: string; body?: string };
+    const req = httpRequest(url + prepared.path, { method: r.method ?? 'GET', agent, headers: { ...(prepared.body !== undefined ? { 'content-type': 'application/json' } : {}), ...r.headers }, timeout: 30_000 }, (res) => {
+      res.resume();
+      res.once('end', () => resolveOne({ status: res.statusCode ?? 0, endedAt: performance.now() }));
+    });
+    req.once('timeout', () => req.destroy(new Error('timeout')));
+    req.once('error', reject);
+    req.end(prepared.body);
+  });
+}
+
+/** A LoadResult from the latencies (ms) of the completed requests of a run of `seconds`. */
+function summarizeLatencies(latencies: number[], counts: { errors: number; non2xx: number }, seconds: number, cpu: { before: number | undefined; after: number | undefined }): LoadResult {
+  const done = latencies.length;
+  return {
+    requestsPerSecond: done / seconds,
+    mean: done ? latencies.reduce((a, b) => a + b, 0) / done : NaN,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    max: done ? Math.max(...latencies) : NaN,
+    requests: done,
+    cpuUsPerRequest: cpu.before === undefined || cpu.after === undefined || done === 0 ? undefined : ((cpu.after - cpu.before) * 1000) / done,
+    errors: counts.errors,
+    non2xx: counts.non2xx,
+    durationS: seconds,
+  };
+}
+
+/**
  * One request at a time on one keep-alive connection, timed to the microsecond: the latency
  * of the request itself, without queueing (autocannon's histogram counts whole milliseconds).
  * Stops after `maxRequests` or `maxMs`, whichever comes first; a request over 30 s is an error.
@@ -205,51 +238,86 @@ export async function load(
 export async function sequential(url: string, r: LoadRequest, options: { maxRequests: number; maxMs: number; warmup?: number; pid?: number | undefined }): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const context: Record<string, unknown> = {};
-  const once = () =>
-    new Promise<{ status: number; ms: number }>((resolveOne, reject) => {
-      const prepared = (r.setupRequest ? r.setupRequest({ path: r.path, ...(r.body !== undefined ? { body: r.body } : {}) }, context) : r) as { path: string; body?: string };
-      const started = performance.now();
-      const req = httpRequest(url + prepared.path, { method: r.method ?? 'GET', agent, headers: { ...(prepared.body !== undefined ? { 'content-type': 'application/json' } : {}), ...r.headers }, timeout: 30_000 }, (res) => {
-        res.resume();
-        res.once('end', () => resolveOne({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      });
-      req.once('timeout', () => req.destroy(new Error('timeout')));
-      req.once('error', reject);
-      req.end(prepared.body);
-    });
+  const once = async () => {
+    const started = performance.now();
+    const { status, endedAt } = await sendOne(url, r, agent, context);
+    return { status, ms: endedAt - started };
+  };
   try {
     const warming = performance.now();
     for (let i = 0; i < (options.warmup ?? 0) && performance.now() - warming < 1000; i++) await once().catch(() => undefined);
     const latencies: number[] = [];
-    let errors = 0;
-    let non2xx = 0;
-    const cpuBefore = cpuMs(options.pid);
+    const counts = { errors: 0, non2xx: 0 };
+    const before = cpuMs(options.pid);
     const started = performance.now();
-    while (latencies.length + errors < options.maxRequests && performance.now() - started < options.maxMs) {
+    while (latencies.length + counts.errors < options.maxRequests && performance.now() - started < options.maxMs) {
       try {
         const { status, ms } = await once();
         latencies.push(ms);
-        if (status < 200 || status > 299) non2xx++;
+        if (status < 200 || status > 299) counts.non2xx++;
       } catch {
-        errors++;
+        counts.errors++;
       }
     }
-    const seconds = (performance.now() - started) / 1000;
-    const cpuAfter = cpuMs(options.pid);
-    const done = latencies.length;
-    return {
-      requestsPerSecond: done / seconds,
-      mean: done ? latencies.reduce((a, b) => a + b, 0) / done : NaN,
-      p50: percentile(latencies, 50),
-      p90: percentile(latencies, 90),
-      p99: percentile(latencies, 99),
-      max: done ? Math.max(...latencies) : NaN,
-      requests: done,
-      cpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined || done === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / done,
-      errors,
-      non2xx,
-      durationS: seconds,
-    };
+    return summarizeLatencies(latencies, counts, (performance.now() - started) / 1000, { before, after: cpuMs(options.pid) });
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * An open loop: one request every 1/`rate` s, evenly spaced, whatever the answers' pace, over
+ * at most `connections` keep-alive connections, for `durationS` seconds (after `warmupS` not
+ * counted). Each latency counts from the instant its request was due, so a request that waited
+ * for a free connection or for the server counts that wait (no coordinated omission), to the
+ * microsecond.
+ *
+ * autocannon's `overallRate` is not an open loop: each connection gets a quota per second and
+ * sends it back to back from the second's start (lib/httpClient.js resets `reqsMadeThisSecond`
+ * on a 1 s interval), so 500 requests/s on 20 connections is a closed-loop burst of 500 and then
+ * silence: its p99 is the burst's queue, not what a steady 500 requests/s meets.
+ */
+export async function openLoop(url: string, requests: LoadRequest[], options: { rate: number; connections: number; durationS: number; warmupS?: number; pid?: number | undefined }): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const context: Record<string, unknown> = {};
+  const interval = 1000 / options.rate;
+  const run = async (durationS: number) => {
+    const latencies: number[] = [];
+    const counts = { errors: 0, non2xx: 0 };
+    const total = Math.round(durationS * options.rate);
+    const answered: Promise<void>[] = [];
+    const start = performance.now();
+    let sent = 0;
+    await new Promise<void>((allSent) => {
+      const tick = () => {
+        for (let due = start + sent * interval; sent < total && due <= performance.now(); due = start + sent * interval) {
+          const request = requests[sent % requests.length]!;
+          sent++;
+          answered.push(
+            sendOne(url, request, agent, context).then(
+              ({ status, endedAt }) => {
+                latencies.push(endedAt - due);
+                if (status < 200 || status > 299) counts.non2xx++;
+              },
+              () => void counts.errors++,
+            ),
+          );
+        }
+        if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+        else allSent();
+      };
+      tick();
+    });
+    await Promise.all(answered);
+    return { latencies, counts, seconds: (performance.now() - start) / 1000 };
+  };
+  try {
+    if (options.warmupS) await run(options.warmupS);
+    const before = cpuMs(options.pid);
+    const fromUs = profileClockUs();
+    const { latencies, counts, seconds } = await run(options.durationS);
+    const toUs = profileClockUs();
+    return { ...summarizeLatencies(latencies, counts, seconds, { before, after: cpuMs(options.pid) }), windowUs: { fromUs, toUs } };
   } finally {
     agent.destroy();
   }

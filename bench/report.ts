@@ -116,9 +116,9 @@ export function verdicts(results: Results): Verdict[] {
     const offered = (r: LoadResult) => ` (${fmt(r.requestsPerSecond)} req/s answered)`;
     // The rate must have been served: a server that fell behind would show low latencies of fewer requests.
     const served = (r: LoadResult | undefined) => r !== undefined && r.requestsPerSecond >= 0.95 * rate;
-    judged(`${s.label}: p99 ≤ 5 ms at ${fmt(rate)} req/s, open loop (SQLite)`, run?.p99, (v) => v <= 5 && served(run), (v) => `${fmt(v)} ms${run ? offered(run) : ''}`, run);
+    judged(`${s.label}: p99 ≤ 5 ms at ${fmt(rate)} req/s, open loop (SQLite)`, run?.p99, (v) => v <= 5 && served(run), (v) => `${fmt(v, 1)} ms${run ? offered(run) : ''}`, run);
     const floorRun = find(results, s.scenario, 'express', results.openLoop ?? []);
-    floor(floorRun?.p99, (v) => v <= 5 && served(floorRun), (v) => `${fmt(v)} ms`);
+    floor(floorRun?.p99, (v) => v <= 5 && served(floorRun), (v) => `${fmt(v, 1)} ms`);
   }
   for (const row of results.scaling.filter((r) => !r.informational)) {
     judged(`${row.label} (${row.engine}): latency ${scaleName(results.options.largeOrders)}/${scaleName(results.options.smallOrders)} ≤ 1.5`, growth(row), (v) => v <= 1.5, (v) => `${fmt(v, 2)}`, row.small, row.large);
@@ -219,13 +219,18 @@ export function renderMarkdown(results: Results): string {
   }
 
   if ((results.openLoop ?? []).length > 0) {
-    lines.push(`## Open loop: ${fmt(results.options.openRate)} requests/s offered (autocannon \`overallRate\`, ${results.options.connections} connections)`, '');
+    lines.push(`## Open loop: ${fmt(results.options.openRate)} requests/s offered (evenly spaced, at most ${results.options.connections} connections)`, '');
     lines.push(`| scenario | server | req/s answered | p50 ms | p90 ms | p99 ms | max ms | CPU µs/req |`, `|-|-|-:|-:|-:|-:|-:|-:|`);
     for (const row of results.openLoop!) {
       const r = row.result;
-      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p90)} | ${fmt(r?.p99)} | ${fmt(r?.max)} | ${fmt(r?.cpuUsPerRequest)} |`);
+      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50, 1)} | ${fmt(r?.p90, 1)} | ${fmt(r?.p99, 1)} | ${fmt(r?.max, 1)} | ${fmt(r?.cpuUsPerRequest)} |`);
     }
-    lines.push('', 'autocannon counts latency in whole milliseconds.', '');
+    lines.push(
+      '',
+      'One request every 1/rate s whatever the answers\' pace (bench/lib.ts `openLoop`); each latency counts from the instant its request was due, ' +
+        'so waiting for a connection or for the server counts too. (autocannon\'s `overallRate` sends each connection\'s quota back to back at the start of each second: a burst, not this.)',
+      '',
+    );
   }
 
   if ((results.profiles ?? []).length > 0) {

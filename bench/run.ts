@@ -10,7 +10,7 @@
  *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools); the
  *                         validated server restarts for each throughput scenario, its profile
  *                         in <dir>/<scenario>, summarized in bench/results.md (bench/profile.ts)
- *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s over all connections
+ *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s evenly spaced (lib.ts openLoop)
  *   DATABASE_URL=…        the PostgreSQL server for the PostgreSQL scaling run (a database
  *                         is created in it and dropped); without it the bench uses the one
  *                         on BENCH_PG_PORT=55509 if it answers, else starts one there with
@@ -23,7 +23,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { formatApiKey, newKeyId } from '../server/features/apiKeys/rules.ts';
-import { cpuMs, load, median, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
+import { cpuMs, load, median, openLoop, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
 import { profileIn, summarizeProfile } from './profile.ts';
 import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow, type ThroughputRow } from './report.ts';
@@ -219,7 +219,7 @@ async function throughput() {
       for (const target of ['validated', 'express'] as const) {
         const child = children.get(target)!;
         log(`open loop ${options.openRate}/s: ${scenario.label} · ${targetLabels[target]}`);
-        const result = await load(child.url, requests, { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid, overallRate: options.openRate });
+        const result = await openLoop(child.url, requests, { rate: options.openRate, connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid });
         results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result });
       }
     }

@@ -87,15 +87,15 @@ describe('bench verdicts', () => {
     const r = results();
     // Bare Express at 7× Prism holds the 2× target; at 1.5× it would miss it.
     expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.bareExpress).toBe('7.00× (by CPU 7.00×): holds');
-    expect(verdictOf(r, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('2 ms: holds');
+    expect(verdictOf(r, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('2.0 ms: holds');
     const slowFloor = results({
       throughput: r.throughput.map((row) => (row.target === 'express' ? { ...row, result: run(1500) } : row)),
       openLoop: r.openLoop!.map((row) => (row.target === 'express' ? { ...row, result: run(500, { p99: 15 }) } : row)),
     });
     expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.bareExpress).toBe('1.50× (by CPU 1.50×): misses');
-    expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('15 ms: misses');
+    expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('15.0 ms: misses');
     expect(verdictOf(r, 'GET /orders, first page (sqlite)')?.bareExpress).toBeUndefined();
-    expect(renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) })).toContain('| 15 ms: misses |');
+    expect(renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) })).toContain('| 15.0 ms: misses |');
   });
 
   it('show each scenario\'s CPU profile by origin and top frames', () => {
