@@ -41,10 +41,6 @@ export function formatApiKey(env: KeyEnv, keyId: string, organizationId: string)
   return `api_${env}:${keyId}:${organizationId}`;
 }
 
-export function hashApiKey(raw: string, salt: string): string {
-  return createHash('sha256').update(salt).update(':').update(raw).digest('hex');
-}
-
 /**
  * A pure function's answers kept for the last `limit` distinct inputs. Every authenticated
  * request hashes its key twice (the lookup digest and the salted hash), always to the same
@@ -65,11 +61,14 @@ function memoized(limit: number, fn: (input: string) => string): (input: string)
   };
 }
 
-/** hashApiKey, memoized: the salt is hex and never holds ':', so `salt:raw` names one pair. */
-const saltedHash = memoized(1000, (saltAndRaw) => createHash('sha256').update(saltAndRaw).digest('hex'));
+/** SHA-256 of `salt:raw`, memoized: the salt is hex and never holds ':', so `salt:raw` names one pair. */
+const saltedKeyHash = memoized(1000, (saltAndRaw) => createHash('sha256').update(saltAndRaw).digest('hex'));
+
+/** The hash stored for a key (issued, bootstrapped) and the one every request's key is compared with. */
+export const hashApiKey = (raw: string, salt: string): string => saltedKeyHash(`${salt}:${raw}`);
 
 export function hashMatches(raw: string, salt: string, stored: string): boolean {
-  const actual = Buffer.from(saltedHash(`${salt}:${raw}`), 'hex');
+  const actual = Buffer.from(hashApiKey(raw, salt), 'hex');
   const expected = Buffer.from(stored, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
