@@ -98,11 +98,12 @@ function queryValues(op: Operation): fc.Arbitrary<Record<string, string>> {
 }
 
 /**
- * A path value as one segment. `.` and `..` are percent-encoded as well: a URL client removes
- * them as dot segments (WHATWG URL), and `/sandbox/console/.` would be sent as
- * `/sandbox/console/`, another operation's path.
+ * A path value as one segment. `.` and `..` are percent-encoded as well, and sent by
+ * `send` as written (`verbatimPath`): a URL client removes dot segments in any spelling,
+ * so through fetch `/sandbox/console/%2E` would be `/sandbox/console/`, another operation's path.
  */
 const segment = (value: string) => (value === '.' || value === '..' ? value.replaceAll('.', '%2E') : encodeURIComponent(value));
+const dotSegment = /\/(\.|%2e){1,2}(?=\/|$)/i;
 
 function validRequest(op: Operation): fc.Arbitrary<Request> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
@@ -265,6 +266,7 @@ async function send(op: Operation, r: Request) {
     ...(r.body !== undefined ? { body: r.body } : {}),
     ...(r.raw !== undefined ? { raw: r.raw } : {}),
     headers,
+    verbatimPath: dotSegment.test(r.path),
     ...(r.key !== undefined ? { key: r.key } : op.keyed ? {} : { key: null }),
   });
 }

@@ -177,6 +177,11 @@ describe('sandbox console operations', () => {
     for (const name of ['console-NOSUCH00.js', 'manifest.json']) expectProblem(await asset(name), 404, 'not-found', name);
     // Escaped slashes climbing out of the folder: sent byte for byte as written.
     for (const name of ['..%2Fmanifest.json', '..%2F..%2Fpackage.json']) expectProblem(await server.sendRaw('GET', `/sandbox/console/${name}`, { key: null }), 404, 'not-found', name);
+    // A dot segment in any spelling names no file either; only a raw client sends one (fetch
+    // would turn `/sandbox/console/%2E` into the page's own path).
+    for (const name of ['.', '..', '%2E', '%2e%2E', '.%2E']) {
+      expectProblem(await server.sendRaw('GET', `/sandbox/console/${name}`, { key: null, verbatimPath: true }), 404, 'not-found', name);
+    }
   });
 });
 

@@ -15,6 +15,7 @@
  *
  * Retries are off: a test sees the server's first answer (a 429 or a 503 is what it asserts).
  */
+import http from 'node:http';
 import { createRampClient, type operations, type RampClient } from '../../client/index.ts';
 
 export type Api = RampClient;
@@ -61,6 +62,13 @@ export interface RawRequest {
   headers?: Record<string, string>;
   /** The API key: the server's partner by default, `null` for none. */
   key?: string | null;
+  /**
+   * Send the path byte for byte (node:http) instead of through fetch. A WHATWG URL client
+   * (fetch, and every client generated from the contract) removes `.` and `..` segments, in
+   * any spelling (`%2E`, `%2e%2E`), before sending: `/sandbox/console/%2E` leaves as
+   * `/sandbox/console/`. Only a raw HTTP client puts such a segment on the wire.
+   */
+  verbatimPath?: boolean;
 }
 
 /**
@@ -76,11 +84,32 @@ export async function sendRaw(url: string, defaultKey: string, method: string, p
     body = JSON.stringify(o.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(url + path, { method, headers, body });
+  const response = o.verbatimPath ? await sendVerbatim(url, method, path, headers, body) : await fetch(url + path, { method, headers, body });
   const text = await response.text();
   let json: unknown;
   try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
   return Object.assign(response, { text_: text, json_: json });
+}
+
+/** One request with its path as written, its answer as a fetch Response. */
+function sendVerbatim(url: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+  const { hostname, port } = new URL(url);
+  const sent = body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname, port, method, path, headers: sent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) for (const v of [value ?? []].flat()) answerHeaders.append(name, v);
+        const bodyless = res.statusCode === 204 || res.statusCode === 304 || method === 'HEAD';
+        resolve(new Response(bodyless ? null : Buffer.concat(chunks), { status: res.statusCode, headers: answerHeaders }));
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 /** The JSON request body of an operation, by its operationId: `RequestBody<'createWallet'>`. */
