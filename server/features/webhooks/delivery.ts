@@ -27,6 +27,7 @@ import type { Job } from '../../services.ts';
 import { connection } from '../../shared/outbound.ts';
 import type { Services } from '../../services.ts';
 import { listen } from '../../storage/notifications.ts';
+import { inTransaction } from '../../storage/positions.ts';
 import { webhooksRepository, type ClaimedAttempt, type FinishedAttempt } from './repository.ts';
 import { deliveriesChannel, onDeliveriesRecorded } from './outbox.ts';
 import { decide, maxAttempts, type AttemptOutcome } from './retry.ts';
@@ -82,9 +83,7 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
       const limit = Math.min(batchSize, room);
       const now = clock.now().toISOString();
       const leaseUntil = new Date(clock.now().getTime() + config.webhookTimeoutMs + leaseMarginMs).toISOString();
-      const claimed = await storage.db
-        .transaction()
-        .execute((tx) => webhooksRepository(tx).claimDue({ now, limit, leaseUntil, lock: storage.engine === 'postgres', maxAttempts }));
+      const claimed = await inTransaction(storage.db, (tx) => webhooksRepository(tx).claimDue({ now, limit, leaseUntil, engine: storage.engine, maxAttempts }));
       more = claimed.length === limit;
       for (const c of claimed) {
         const sent: Promise<void> = attempt(services, c, ca, record).finally(() => {
@@ -154,7 +153,7 @@ function recorder(services: Services) {
         const now = clock.now();
         const retryAt = new Date(now.getTime() + services.config.webhookRetryDelayMs).toISOString();
         const rows = batch.map(({ ended }) => ({ ...ended, nextAttemptAt: ended.status === 'pending' ? retryAt : null }));
-        await storage.db.transaction().execute((tx) => webhooksRepository(tx).finishAttempts(rows, now.toISOString()));
+        await inTransaction(storage.db, (tx) => webhooksRepository(tx).finishAttempts(rows, now.toISOString(), storage.engine));
       } catch (error) {
         // The attempts stay unfinished: once their leases run out they count as interrupted.
         logger.error({ err: error, attempts: batch.length }, 'webhook attempts not recorded');
