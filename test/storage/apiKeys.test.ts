@@ -1,15 +1,14 @@
 /** The API keys repository and migration 002 on the real engine (SQLite, or PostgreSQL with DATABASE_URL). */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, hashApiKey, hashMatches, keyLookup, newKeyId, newSalt } from '../../server/features/apiKeys/rules.ts';
 import { authenticate } from '../../server/features/apiKeys/authenticate.ts';
 import { readConfig } from '../../server/config.ts';
 import { apiKeysRepository, type ApiKeyRow } from '../../server/features/apiKeys/repository.ts';
-import type { Storage } from '../../server/storage/database.ts';
 import * as m001 from '../../server/storage/migrations/001-organizations-and-keys.ts';
 import { organizationsRepository } from '../../server/features/organizations/repository.ts';
 import { explain, usesIndex } from '../support/plans.ts';
-import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { openedTestStorage, testDatabase } from '../support/storage.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 
@@ -22,27 +21,20 @@ function keyRow(organizationId: string, minute: number, revoked = false): ApiKey
 }
 
 describe('API keys repository', () => {
-  let database: TestDatabase;
-  let storage: Storage;
+  const opened = openedTestStorage();
   const organization = randomUUID();
   const rows: ApiKeyRow[] = [];
   beforeAll(async () => {
-    database = await testDatabase();
-    storage = await database.open();
-    await organizationsRepository(storage.db).insert({ id: organization, parentId: null, type: 'business', displayName: 'P', keySalt: newSalt(), now: at(0) });
+    await organizationsRepository(opened.storage.db).insert({ id: organization, parentId: null, type: 'business', displayName: 'P', keySalt: newSalt(), now: at(0) });
     for (const [minute, revoked] of [[1, false], [2, true], [3, false], [4, false]] as const) {
       const row = keyRow(organization, minute, revoked);
       rows.push(row);
-      await apiKeysRepository(storage.db).insert(row);
+      await apiKeysRepository(opened.storage.db).insert(row);
     }
-  });
-  afterAll(async () => {
-    await storage.close();
-    await database.drop();
   });
 
   it('finds a key by public id and by lookup digest', async () => {
-    const repo = apiKeysRepository(storage.db);
+    const repo = apiKeysRepository(opened.storage.db);
     expect(await repo.find(rows[0]!.id)).toEqual(rows[0]);
     expect(await repo.findByLookup(rows[2]!.lookup)).toEqual(rows[2]);
     expect(await repo.findByLookup(keyLookup(newKeyId()))).toBeUndefined();
@@ -50,11 +42,11 @@ describe('API keys repository', () => {
 
   it('refuses a second row with the same lookup', async () => {
     const twin = { ...keyRow(organization, 9), lookup: rows[0]!.lookup };
-    await expect(apiKeysRepository(storage.db).insert(twin)).rejects.toThrow();
+    await expect(apiKeysRepository(opened.storage.db).insert(twin)).rejects.toThrow();
   });
 
   it('counts and pages active keys oldest first; revokes once', async () => {
-    const repo = apiKeysRepository(storage.db);
+    const repo = apiKeysRepository(opened.storage.db);
     expect(await repo.countActive(organization)).toBe(3);
     const page = await repo.activePage(organization, { size: 2, number: 0 });
     expect(page).toEqual({ items: [rows[0], rows[2]], total: 3 });
@@ -66,9 +58,9 @@ describe('API keys repository', () => {
   });
 
   it('reads the active keys of an organization from an index', async () => {
-    const query = storage.db.selectFrom('api_keys').selectAll().where('organization_id', '=', organization).where('revoked_at', 'is', null)
+    const query = opened.storage.db.selectFrom('api_keys').selectAll().where('organization_id', '=', organization).where('revoked_at', 'is', null)
       .orderBy('created_at', 'asc').orderBy('id', 'asc').limit(30).offset(0);
-    const plan = await explain(storage, query);
+    const plan = await explain(opened.storage, query);
     expect(usesIndex(plan, 'api_keys_organization_active'), plan).toBe(true);
   });
 });

@@ -4,11 +4,10 @@
  * query Kysely builds afresh would, whatever the values of the call.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertCompiled, runCompiled } from '../../server/storage/compiled.ts';
-import type { Storage } from '../../server/storage/database.ts';
 import { inTransaction } from '../../server/storage/positions.ts';
-import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { openedTestStorage } from '../support/storage.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const organization = (id: string, parentId: string | null, approvedAt: string | undefined) => ({
@@ -16,19 +15,10 @@ const organization = (id: string, parentId: string | null, approvedAt: string | 
 });
 
 describe('compiled queries', () => {
-  let database: TestDatabase;
-  let storage: Storage;
-  beforeAll(async () => {
-    database = await testDatabase();
-    storage = await database.open();
-  });
-  afterAll(async () => {
-    await storage.close();
-    await database.drop();
-  });
+  const opened = openedTestStorage();
 
   it('insert each row with its own values, leave out undefined columns as Kysely does, and count what ON CONFLICT DO NOTHING kept', async () => {
-    const { db } = storage;
+    const { db } = opened.storage;
     const insert = (row: ReturnType<typeof organization>) =>
       inTransaction(db, (tx) => insertCompiled(tx, 'test organization', row, (r) => tx.insertInto('organizations').values(r as never).onConflict((oc) => oc.column('id').doNothing())));
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
@@ -49,7 +39,7 @@ describe('compiled queries', () => {
   });
 
   it('refuses parameters that do not fit the query', async () => {
-    const { db } = storage;
+    const { db } = opened.storage;
     await expect(runCompiled(db, 'test wrong parameters', () => db.selectFrom('organizations').select('id').where('id', '=', 'x'), [])).rejects.toThrow(/takes 1 values, not 0/);
   });
 });

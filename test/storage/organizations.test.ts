@@ -1,10 +1,9 @@
 /** The organizations repository on the real engine (SQLite, or PostgreSQL with DATABASE_URL). */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from '../../server/storage/database.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
 import { explain, usesIndex } from '../support/plans.ts';
-import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { openedTestStorage } from '../support/storage.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 const org = (o: Partial<NewOrganization> & { now: string }): NewOrganization => ({
@@ -12,14 +11,11 @@ const org = (o: Partial<NewOrganization> & { now: string }): NewOrganization => 
 });
 
 describe('organizations repository', () => {
-  let database: TestDatabase;
-  let storage: Storage;
+  const opened = openedTestStorage();
   const partner = randomUUID();
   const children: string[] = [];
   beforeAll(async () => {
-    database = await testDatabase();
-    storage = await database.open();
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     await repo.insert(org({ id: partner, type: 'business', now: at(0) }));
     for (let minute = 1; minute <= 5; minute++) {
       const child = await repo.insert(org({ parentId: partner, now: at(minute), displayName: `Child ${minute}` }));
@@ -30,24 +26,20 @@ describe('organizations repository', () => {
     const other = await repo.insert(org({ type: 'business', now: at(0) }));
     await repo.insert(org({ parentId: other.id, now: at(2) }));
   });
-  afterAll(async () => {
-    await storage.close();
-    await database.drop();
-  });
 
   it('inserts and finds, with the defaults of a new organization', async () => {
-    const found = await organizationsRepository(storage.db).find(children[0]!);
+    const found = await organizationsRepository(opened.storage.db).find(children[0]!);
     expect(found).toEqual({
       id: children[0], parent_id: partner, type: 'personal', display_name: 'Child 1', key_salt: 'salt',
       kyb_status: 'notStarted', kyb_approved_at: null, kyc_status: 'notStarted', created_at: at(1), updated_at: at(1), child_position: 1,
       // The partner whose sandbox clock it follows (migration 140).
       top_id: partner,
     });
-    expect(await organizationsRepository(storage.db).find(randomUUID())).toBeUndefined();
+    expect(await organizationsRepository(opened.storage.db).find(randomUUID())).toBeUndefined();
   });
 
   it('insertIfAbsent refuses a taken id, also when two race for it', async () => {
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     expect(await repo.insertIfAbsent(org({ id: partner, now: at(9) }))).toBeUndefined();
     expect((await repo.find(partner))?.type).toBe('business');
     const id = randomUUID();
@@ -60,7 +52,7 @@ describe('organizations repository', () => {
   });
 
   it('pages a partner\'s direct children newest or oldest first, with counts', async () => {
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     const newest = await repo.childrenPage(partner, { size: 2, number: 0 });
     expect(newest.total).toBe(5);
     expect(newest.items.map((o) => o.id)).toEqual([children[4], children[3]]);
@@ -71,7 +63,7 @@ describe('organizations repository', () => {
   });
 
   it('filters on creation time: after from, up to and including to', async () => {
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     const page = { size: 10, number: 0 };
     expect((await repo.childrenPage(partner, page, { from: at(2) }, 'asc')).items.map((o) => o.id)).toEqual(children.slice(2));
     expect((await repo.childrenPage(partner, page, { from: at(1), to: at(4) }, 'asc')).items.map((o) => o.id)).toEqual(children.slice(1, 4));
@@ -79,16 +71,16 @@ describe('organizations repository', () => {
   });
 
   it('renames and updates', async () => {
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     await repo.rename(children[1]!, 'Renamed', at(30));
     expect(await repo.find(children[1]!)).toMatchObject({ display_name: 'Renamed', updated_at: at(30), created_at: at(2) });
   });
 
   it('finds date bounds on the (parent_id, created_at, child_position) index, in either order', async () => {
     for (const order of ['asc', 'desc'] as const) {
-      const query = storage.db.selectFrom('organizations').select('child_position').where('parent_id', '=', partner).where('created_at', '>', at(1))
+      const query = opened.storage.db.selectFrom('organizations').select('child_position').where('parent_id', '=', partner).where('created_at', '>', at(1))
         .orderBy('created_at', order).orderBy('child_position', order).limit(1);
-      const plan = await explain(storage, query);
+      const plan = await explain(opened.storage, query);
       expect(usesIndex(plan, 'organizations_child_position_created'), plan).toBe(true);
     }
   });

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Storage } from '../../server/storage/database.ts';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../server/storage/database.ts';
 import { migrations } from '../../server/storage/migrations/index.ts';
 import { orderViewColumns, ordersRepository, type NewOrderRow } from '../../server/features/orders/repository.ts';
 import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
@@ -21,7 +21,7 @@ import { v1BankAccountsRepository, v1OrdersRepository, v1SwapsRepository, v1Wall
 import { walletsRepository } from '../../server/features/wallets/repository.ts';
 import { webhooksRepository } from '../../server/features/webhooks/repository.ts';
 import { explain } from '../support/plans.ts';
-import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { openedTestStorage, testDatabase } from '../support/storage.ts';
 
 const at = (minute: number, ms = 0) => new Date(Date.UTC(2026, 0, 1, 0, minute) + ms).toISOString();
 const org = (o: Partial<NewOrganization> & { now: string }): NewOrganization => ({
@@ -103,78 +103,69 @@ describe('pageRange', () => {
 });
 
 describe('list positions', () => {
-  let database: TestDatabase;
-  let storage: Storage;
-  beforeAll(async () => {
-    database = await testDatabase();
-    storage = await database.open();
-  });
-  afterAll(async () => {
-    await storage.close();
-    await database.drop();
-  });
+  const opened = openedTestStorage();
 
   it('gives concurrent inserts in one scope the positions 1..n, with no gap or duplicate', async () => {
     // Two storages are two pools on PostgreSQL: up to 20 connections inserting at once.
     // On SQLite one process has one connection (a second would wait on the first's lock
     // while blocking the thread that must release it); processes are PostgreSQL's case.
-    const other = storage.engine === 'postgres' ? await database.open() : storage;
+    const other = opened.storage.engine === 'postgres' ? await opened.database.open() : opened.storage;
     try {
-      const partner = (await organizationsRepository(storage.db).insert(org({ now: at(0) }))).id;
+      const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
       const taken = [randomUUID(), randomUUID(), randomUUID()];
       const inserts = Array.from({ length: 40 }, (_, i) => {
-        const repo = organizationsRepository((i % 2 ? other : storage).db);
+        const repo = organizationsRepository((i % 2 ? other : opened.storage).db);
         // Every fourth races for an id already asked for: the losers must give their position back.
         if (i % 4 === 3) return repo.insertIfAbsent(org({ id: taken[i % 3], parentId: partner, now: at(1) }));
         return repo.insert(org({ parentId: partner, now: at(1, i) }));
       });
       await Promise.all(inserts);
-      const rows = await storage.db.selectFrom('organizations').select(['id', 'child_position', 'created_at']).where('parent_id', '=', partner).orderBy('child_position').execute();
+      const rows = await opened.storage.db.selectFrom('organizations').select(['id', 'child_position', 'created_at']).where('parent_id', '=', partner).orderBy('child_position').execute();
       expect(rows.map((r) => r.child_position)).toEqual(rows.map((_, i) => i + 1));
       expect(rows).toHaveLength(30 + 3);
-      expect(await countOf(storage.db, 'organizations.children', partner)).toBe(rows.length);
+      expect(await countOf(opened.storage.db, 'organizations.children', partner)).toBe(rows.length);
       // Creation times follow positions, whichever insert committed first.
       expect(rows.map((r) => r.created_at)).toEqual(rows.map((r) => r.created_at).sort());
-      const page = await organizationsRepository(storage.db).childrenPage(partner, { size: 7, number: 1 }, undefined, 'asc');
+      const page = await organizationsRepository(opened.storage.db).childrenPage(partner, { size: 7, number: 1 }, undefined, 'asc');
       expect(page.items.map((o) => o.id)).toEqual(rows.slice(7, 14).map((r) => r.id));
     } finally {
-      if (other !== storage) await other.close();
+      if (other !== opened.storage) await other.close();
     }
   });
 
   it('gives concurrent orders dense positions in the partner list, the child list and the organization list', async () => {
     // On SQLite one process has one connection (a second would wait on the first's lock
     // while blocking the thread that must release it); processes are PostgreSQL's case.
-    const other = storage.engine === 'postgres' ? await database.open() : storage;
+    const other = opened.storage.engine === 'postgres' ? await opened.database.open() : opened.storage;
     try {
-      const partner = (await organizationsRepository(storage.db).insert(org({ now: at(0) }))).id;
-      const child = (await organizationsRepository(storage.db).insert(org({ parentId: partner, now: at(0) }))).id;
-      const grandchild = (await organizationsRepository(storage.db).insert(org({ parentId: child, now: at(0) }))).id;
+      const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
+      const child = (await organizationsRepository(opened.storage.db).insert(org({ parentId: partner, now: at(0) }))).id;
+      const grandchild = (await organizationsRepository(opened.storage.db).insert(org({ parentId: child, now: at(0) }))).id;
       const owners = [partner, child, grandchild];
-      await Promise.all(Array.from({ length: 30 }, (_, i) => addOrder((i % 2 ? other : storage).db, owners[i % 3]!, at(2, i))));
-      const orders = await storage.db.selectFrom('orders').selectAll().where('organization_id', 'in', owners).execute();
+      await Promise.all(Array.from({ length: 30 }, (_, i) => addOrder((i % 2 ? other : opened.storage).db, owners[i % 3]!, at(2, i))));
+      const orders = await opened.storage.db.selectFrom('orders').selectAll().where('organization_id', 'in', owners).execute();
       const dense = (positions: (number | null)[]) => expect([...positions].sort((a, b) => a! - b!)).toEqual(positions.map((_, i) => i + 1));
       // GET /orders of the partner: its own and its child's; of the child: its own and the grandchild's.
       dense(orders.filter((o) => o.partner_id === partner).map((o) => o.partner_position));
       dense([...orders.filter((o) => o.partner_id === child).map((o) => o.partner_position), ...orders.filter((o) => o.organization_id === child).map((o) => o.cover_position)]);
       for (const owner of owners) dense(orders.filter((o) => o.organization_id === owner).map((o) => o.organization_position));
-      expect(await countOf(storage.db, 'orders.covers', partner)).toBe(20);
-      expect(await countOf(storage.db, 'orders.covers', child)).toBe(20);
-      const childList = await ordersRepository(storage.db).page({ partnerId: child, parentId: partner }, { size: 100, number: 0 });
+      expect(await countOf(opened.storage.db, 'orders.covers', partner)).toBe(20);
+      expect(await countOf(opened.storage.db, 'orders.covers', child)).toBe(20);
+      const childList = await ordersRepository(opened.storage.db).page({ partnerId: child, parentId: partner }, { size: 100, number: 0 });
       const newestFirst = orders.filter((o) => o.organization_id !== partner).sort((a, b) => b.created_at.localeCompare(a.created_at) || (b.id < a.id ? -1 : 1));
       expect(childList.items.map((o) => o.created_at)).toEqual(newestFirst.map((o) => o.created_at));
       expect(new Set(childList.items.map((o) => o.id))).toEqual(new Set(newestFirst.map((o) => o.id)));
     } finally {
-      if (other !== storage) await other.close();
+      if (other !== opened.storage) await other.close();
     }
   });
 
   it("reads of getOrder and GET /orders take only the columns the contract's Order shows", async () => {
-    const partner = (await organizationsRepository(storage.db).insert(org({ now: at(0) }))).id;
-    const stored = await addOrder(storage.db, partner, at(3));
+    const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
+    const stored = await addOrder(opened.storage.db, partner, at(3));
     const shown = [...orderViewColumns].sort();
     const expected = Object.fromEntries(orderViewColumns.map((column) => [column, stored[column]]));
-    const orders = ordersRepository(storage.db);
+    const orders = ordersRepository(opened.storage.db);
     for (const page of [await orders.page({ partnerId: partner, parentId: null }, { size: 30, number: 0 }), await orders.page({ organizationId: partner }, { size: 30, number: 0 })]) {
       expect(Object.keys(page.items[0]!).sort()).toEqual(shown);
       expect(page.items).toEqual([expected]);
@@ -183,19 +174,19 @@ describe('list positions', () => {
   });
 
   it('leaves the counters exactly as they were when a unique index refuses the row', async () => {
-    const partner = (await organizationsRepository(storage.db).insert(org({ now: at(0) }))).id;
+    const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
     const wallet = walletRow(partner, at(1));
-    expect(await walletsRepository(storage.db).insert(wallet)).toEqual({ ...wallet, position: 1 });
-    const counters = () => storage.db.selectFrom('list_counters').selectAll().where('scope', '=', partner).execute();
+    expect(await walletsRepository(opened.storage.db).insert(wallet)).toEqual({ ...wallet, position: 1 });
+    const counters = () => opened.storage.db.selectFrom('list_counters').selectAll().where('scope', '=', partner).execute();
     const before = await counters();
     // The same address later: refused, and neither the count nor last_at moves.
-    expect(await walletsRepository(storage.db).insert({ ...walletRow(partner, at(9)), address: wallet.address })).toBeUndefined();
+    expect(await walletsRepository(opened.storage.db).insert({ ...walletRow(partner, at(9)), address: wallet.address })).toBeUndefined();
     expect(await counters()).toEqual(before);
     expect(before).toEqual([{ list: 'wallets', scope: partner, count: 1, last_at: at(1) }]);
   });
 
   it('never stamps a row earlier than the latest of its scope', async () => {
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     const partner = (await repo.insert(org({ now: at(0) }))).id;
     const first = await repo.insert(org({ parentId: partner, now: at(10) }));
     // A clock behind (another process's) still lands after: created_at order stays position order.
@@ -206,7 +197,7 @@ describe('list positions', () => {
 
   it('renumbers the later subscriptions when one is deleted', async () => {
     const organization = randomUUID();
-    const webhooks = webhooksRepository(storage.db);
+    const webhooks = webhooksRepository(opened.storage.db);
     const v2 = Array.from({ length: 5 }, (_, i) => subscriptionRow(organization, 'v2', at(1, i)));
     const v1 = Array.from({ length: 2 }, (_, i) => subscriptionRow(organization, 'v1', at(1, i)));
     for (const row of [...v2, ...v1]) expect(await webhooks.insertSubscription(row)).toMatchObject({ id: row.id, position: expect.any(Number) });
@@ -215,9 +206,9 @@ describe('list positions', () => {
       const { items, total } = await webhooks.listSubscriptions(organization, surface, { size: 100, number: 0 });
       return { ids: items.map((s) => s.id), positions: items.map((s) => s.position), total };
     };
-    expect(await storage.db.transaction().execute((tx) => webhooksRepository(tx).deleteSubscription(organization, 'v2', v2[1]!.id))).toBe(true);
+    expect(await opened.storage.db.transaction().execute((tx) => webhooksRepository(tx).deleteSubscription(organization, 'v2', v2[1]!.id))).toBe(true);
     expect(await list('v2')).toEqual({ ids: [v2[0], v2[2], v2[3], v2[4]].map((s) => s!.id), positions: [1, 2, 3, 4], total: 4 });
-    expect(await countOf(storage.db, 'webhook_deliveries', v2[1]!.id)).toBe(0);
+    expect(await countOf(opened.storage.db, 'webhook_deliveries', v2[1]!.id)).toBe(0);
     await webhooks.deleteSubscription(organization, 'v2', v2[4]!.id);
     await webhooks.deleteSubscription(organization, 'v2', v2[0]!.id);
     expect(await list('v2')).toEqual({ ids: [v2[2]!.id, v2[3]!.id], positions: [1, 2], total: 2 });
@@ -230,30 +221,30 @@ describe('list positions', () => {
   });
 
   it('keeps subscriptions dense when several are created and deleted at once', async () => {
-    const other = storage.engine === 'postgres' ? await database.open() : storage;
+    const other = opened.storage.engine === 'postgres' ? await opened.database.open() : opened.storage;
     try {
       const organization = randomUUID();
       const rows = Array.from({ length: 12 }, (_, i) => subscriptionRow(organization, 'v2', at(1, i)));
-      for (const row of rows) await webhooksRepository(storage.db).insertSubscription(row);
+      for (const row of rows) await webhooksRepository(opened.storage.db).insertSubscription(row);
       const gone = new Set([0, 3, 4, 7, 11].map((i) => rows[i]!.id));
       const added = Array.from({ length: 4 }, (_, i) => subscriptionRow(organization, 'v2', at(2, i)));
       await Promise.all([
-        ...[...gone].map((id, i) => webhooksRepository((i % 2 ? other : storage).db).deleteSubscription(organization, 'v2', id)),
-        ...added.map((row, i) => webhooksRepository((i % 2 ? storage : other).db).insertSubscription(row)),
+        ...[...gone].map((id, i) => webhooksRepository((i % 2 ? other : opened.storage).db).deleteSubscription(organization, 'v2', id)),
+        ...added.map((row, i) => webhooksRepository((i % 2 ? opened.storage : other).db).insertSubscription(row)),
       ]);
-      const { items, total } = await webhooksRepository(storage.db).listSubscriptions(organization, 'v2', { size: 100, number: 0 });
+      const { items, total } = await webhooksRepository(opened.storage.db).listSubscriptions(organization, 'v2', { size: 100, number: 0 });
       expect(total).toBe(12 - 5 + 4);
       expect(items.map((s) => s.position)).toEqual(items.map((_, i) => i + 1));
       const kept: string[] = rows.filter((r) => !gone.has(r.id)).map((r) => r.id);
       expect(items.map((s) => s.id).filter((id) => kept.includes(id))).toEqual(kept);
       expect(new Set(items.map((s) => s.id))).toEqual(new Set([...kept, ...added.map((r) => r.id)]));
     } finally {
-      if (other !== storage) await other.close();
+      if (other !== opened.storage) await other.close();
     }
   });
 
   it('finds the positions of a date range: after fromDate, up to and including toDate', async () => {
-    const repo = organizationsRepository(storage.db);
+    const repo = organizationsRepository(opened.storage.db);
     const partner = (await repo.insert(org({ now: at(0) }))).id;
     const minutes = [1, 2, 2, 3, 5, 5, 5, 8];
     const children: { id: string; created_at: string }[] = [];
@@ -279,9 +270,9 @@ describe('list positions', () => {
     const log = (event: { level: string; query: CompiledQuery }) => {
       if (event.level === 'query') captured.push(event.query);
     };
-    const dialect = storage.engine === 'sqlite'
-      ? new SqliteDialect({ database: new SQLite(join(database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
-      : new PostgresDialect({ pool: new pg.Pool({ connectionString: database.env.DATABASE_URL, max: 2 }) });
+    const dialect = opened.storage.engine === 'sqlite'
+      ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
+      : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
     const db = new Kysely<Tables>({ dialect, log });
     try {
       const partner = (await organizationsRepository(db).insert(org({ now: at(0) }))).id;
@@ -329,9 +320,9 @@ describe('list positions', () => {
         expect(items.length, name).toBeGreaterThan(0);
         expect(captured.length, name).toBeGreaterThanOrEqual(2);
         for (const query of captured) {
-          const plan = await explain(storage, { compile: () => query });
+          const plan = await explain(opened.storage, { compile: () => query });
           const what = `${name}: ${query.sql}\n${plan}`;
-          if (storage.engine === 'sqlite') {
+          if (opened.storage.engine === 'sqlite') {
             expect(plan, what).toMatch(/SEARCH \w+ USING (COVERING |PRIMARY KEY|INDEX)/);
             expect(plan, what).not.toMatch(/(^|\n)\s*SCAN (?!CONSTANT)/);
             if (/position" >= /.test(query.sql)) {

@@ -6,42 +6,34 @@
  * decide on what the previous one wrote, and events are stamped on the partner's clock.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from '../../server/storage/database.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { organizationsRepository, type OrganizationRow } from '../../server/features/organizations/repository.ts';
 import { changeState, type ChangeDeps, type StateChange } from '../../server/features/stateChange.ts';
 import { fixedClock } from '../../server/features/clock/repository.ts';
 import { Problem } from '../../server/shared/problems.ts';
-import { testDatabase, type TestDatabase } from '../support/storage.ts';
+import { openedTestStorage } from '../support/storage.ts';
 
-let database: TestDatabase;
-let storage: Storage;
+const opened = openedTestStorage();
 const partnerClockAt = new Date('2031-01-02T03:04:05.000Z');
 const realNow = new Date('2026-11-24T00:00:00.000Z');
 let deps: ChangeDeps;
 
 beforeAll(async () => {
-  database = await testDatabase();
-  storage = await database.open();
-  deps = { storage, clock: fixedClock(partnerClockAt), realClock: fixedClock(realNow) };
+  deps = { storage: opened.storage, clock: fixedClock(partnerClockAt), realClock: fixedClock(realNow) };
 });
 
-afterAll(async () => {
-  await storage?.close();
-  await database?.drop();
-});
 
 async function newOrganization(): Promise<OrganizationRow> {
-  return organizationsRepository(storage.db).insert({ id: randomUUID(), parentId: null, type: 'business', displayName: '0', keySalt: 'salt', now: realNow.toISOString() });
+  return organizationsRepository(opened.storage.db).insert({ id: randomUUID(), parentId: null, type: 'business', displayName: '0', keySalt: 'salt', now: realNow.toISOString() });
 }
 
 const eventsOf = (organizationId: string) =>
-  storage.db.selectFrom('events').select(['type', 'occurred_at', 'payload']).where('organization_id', '=', organizationId).orderBy('position').execute();
+  opened.storage.db.selectFrom('events').select(['type', 'occurred_at', 'payload']).where('organization_id', '=', organizationId).orderBy('position').execute();
 
 /** A counter in the organization's display name: each change adds one and records kybUpdated. */
 function increment(id: string, options: { refuse?: boolean; failAfterWrite?: boolean; laterMs?: number } = {}): StateChange<OrganizationRow, number> {
   return {
-    lock: async (tx) => (await organizationsRepository(tx, storage.engine).findForUpdate(id))!,
+    lock: async (tx) => (await organizationsRepository(tx, opened.storage.engine).findForUpdate(id))!,
     decide: (row) => {
       if (options.refuse) throw new Problem('conflict', 'refused');
       return Number(row.display_name) + 1;
@@ -56,7 +48,7 @@ function increment(id: string, options: { refuse?: boolean; failAfterWrite?: boo
   };
 }
 
-const read = async (id: string) => (await organizationsRepository(storage.db).find(id))!;
+const read = async (id: string) => (await organizationsRepository(opened.storage.db).find(id))!;
 
 describe('changeState', () => {
   it('writes the change and records its events in one transaction, stamped on the partner clock (or later, when a step says so)', async () => {
@@ -85,7 +77,7 @@ describe('changeState', () => {
     const unchanged = await changeState(deps, { ...increment(organization.id), decide: () => undefined });
     expect(unchanged.display_name).toBe('0');
     const gone = await changeState<OrganizationRow | undefined, number>(deps, {
-      lock: (tx) => organizationsRepository(tx, storage.engine).findForUpdate(randomUUID()),
+      lock: (tx) => organizationsRepository(tx, opened.storage.engine).findForUpdate(randomUUID()),
       decide: () => 1,
       write: () => Promise.reject(new Error('nothing was locked, so nothing may be written')),
     });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
 
 export interface TestDatabase {
@@ -52,6 +53,37 @@ export async function testDatabase(): Promise<TestDatabase> {
       return db;
     },
     drop,
+  };
+}
+
+/**
+ * A fresh database, opened, for the tests of the suite it is called in (a describe block or
+ * a file): made and opened before them, closed and dropped after them. Its `storage` and
+ * `database` are there from the suite's first hook on; a later `beforeAll` of the suite
+ * can fill it.
+ */
+export function openedTestStorage(): { readonly storage: Storage; readonly database: TestDatabase } {
+  let database: TestDatabase | undefined;
+  let storage: Storage | undefined;
+  beforeAll(async () => {
+    database = await testDatabase();
+    storage = await database.open();
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await database?.drop();
+  });
+  const opened = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the test database opens in the suite\'s beforeAll: read it in a hook or a test');
+    return value;
+  };
+  return {
+    get storage() {
+      return opened(storage);
+    },
+    get database() {
+      return opened(database);
+    },
   };
 }
 
