@@ -66,7 +66,8 @@ export interface RawRequest {
    * Send the path byte for byte (node:http) instead of through fetch. A WHATWG URL client
    * (fetch, and every client generated from the contract) removes `.` and `..` segments, in
    * any spelling (`%2E`, `%2e%2E`), before sending: `/sandbox/console/%2E` leaves as
-   * `/sandbox/console/`. Only a raw HTTP client puts such a segment on the wire.
+   * `/sandbox/console/`. Only a raw HTTP client puts such a segment on the wire, and it goes
+   * to the test server itself, never through a proxy that would remove it too (test:prism).
    */
   verbatimPath?: boolean;
 }
