@@ -3116,7 +3116,12 @@ export interface components {
              * @example 1c6f7a2e-84d3-4f0b-a5e9-0d2c3b4a5f61
              */
             organizationId?: string;
-            /** @example María Fernanda López */
+            /**
+             * @description Human-readable name. Leading and trailing ASCII whitespace (space, tab, line feed, form
+             *     feed, carriage return) is removed, and the rest is the name, so it must hold another
+             *     character: a blank name is 400. *Designed.*
+             * @example María Fernanda López
+             */
             displayName: string;
             type: components["schemas"]["OrganizationType"];
         };
@@ -3152,7 +3157,9 @@ export interface components {
          */
         V1RenameOrganizationRequest: {
             /**
-             * @description Human-readable name; leading and trailing spaces are trimmed and an empty name is 400.
+             * @description Human-readable name. Leading and trailing ASCII whitespace (space, tab, line feed, form
+             *     feed, carriage return) is removed, and the rest is the name, so it must hold another
+             *     character: a blank name is 400. *Designed.*
              * @example Acme Payments México
              */
             displayName: string;

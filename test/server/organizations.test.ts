@@ -44,6 +44,22 @@ describe('organizations', () => {
       expect(expectStatus(await customer(server.api, id), 200)).toMatchObject({ customerId: id, displayName: 'María', status: 'customer_pending' });
     });
 
+    it('removes only ASCII whitespace around the name, the set the contract names, so any other character is a name', async () => {
+      // What a partner sees: a name the contract's pattern accepts is stored, never refused by the service.
+      const cases: [string, string][] = [
+        ['\t Acme \r\n', 'Acme'],
+        ['\u00a0', '\u00a0'],
+        ['\u3000Tacos\u3000', '\u3000Tacos\u3000'],
+        ['\ufeff', '\ufeff'],
+      ];
+      for (const [displayName, stored] of cases) {
+        const created = expectStatus(await create({ displayName, type: 'personal' }), 201);
+        expect(created.displayName, JSON.stringify(displayName)).toBe(stored);
+        expect(expectStatus(await organization(server.api, created.organizationId), 200).displayName).toBe(stored);
+        expect(expectStatus(await rename(server.api, created.organizationId, ` ${displayName}\f`), 200).displayName).toBe(stored);
+      }
+    });
+
     it('is 409 on an id already used, by any organization, and stores nothing', async () => {
       const child = await createCustomer(server);
       const other = await stranger(server);
@@ -64,7 +80,9 @@ describe('organizations', () => {
 
     it('refuses a bad body with {"error": ...}: missing or blank name, unknown type, bad id, malformed JSON', async () => {
       const typed: [RequestBody<'v1CreateOrganization'>, RegExp][] = [
-        [{ displayName: '   ', type: 'personal' }, /^displayName is required$/],
+        // Blank: only ASCII whitespace, which the contract's pattern refuses.
+        [{ displayName: '   ', type: 'personal' }, /^displayName must match pattern/],
+        [{ displayName: ' \t\r\n\f', type: 'personal' }, /^displayName must match pattern/],
         [{ displayName: '', type: 'personal' }, /displayName/],
         [{ displayName: 'x'.repeat(201), type: 'personal' }, /displayName/],
         [{ displayName: 'Bad id', type: 'personal', organizationId: 'not-a-uuid' }, /organizationId/],
@@ -115,7 +133,7 @@ describe('organizations', () => {
 
     it('refuses a blank or missing name with 400 and keeps the old one', async () => {
       const child = await createCustomer(server, { displayName: 'Kept' });
-      for (const displayName of ['  ', '']) expect(expectPlainError(await rename(server.api, child, displayName), 400, JSON.stringify(displayName)).error).toMatch(/displayName/);
+      for (const displayName of ['  ', '', '\t\n']) expect(expectPlainError(await rename(server.api, child, displayName), 400, JSON.stringify(displayName)).error).toMatch(/displayName/);
       // A body without its required displayName.
       expect(expectPlainError(await server.sendRaw('PUT', `/ramp/organization/${child}/name`, { body: {} }), 400).error).toMatch(/displayName/);
       expect(expectStatus(await organization(server.api, child), 200).displayName).toBe('Kept');

@@ -9,9 +9,15 @@ import { organizationsRepository, type OrganizationRow } from './repository.ts';
 import { newOrganizationId, newSalt } from '../apiKeys/rules.ts';
 import { actFor } from './scope.ts';
 
-/** Names are trimmed; nothing left is no name. */
+/**
+ * Names lose their leading and trailing ASCII whitespace, the set the contract's pattern
+ * names (V1CreateOrganizationRequest.displayName), not JavaScript's wider `trim()`: a name the
+ * contract accepts is one the service accepts. Nothing left is no name (the pattern refuses it
+ * first unless request validation is off).
+ */
+const asciiWhitespaceAround = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
 function displayNameOf(value: string): string {
-  const name = value.trim();
+  const name = value.replace(asciiWhitespaceAround, '');
   if (!name) throw new Problem('invalid-request', 'displayName is required');
   return name;
 }
