@@ -67,6 +67,12 @@ export function submissionErrorHandler(services: Services): ErrorRequestHandler 
     let fields: FieldError[] | undefined;
     if (error instanceof Problem) {
       if (error.slug === 'validation-error') fields = error.extra.errors as FieldError[];
+      else if (error.slug === 'invalid-request' && route.surface === 'v1') {
+        // A parameter refused as text (shared/requestLimits.ts, before any handler): still the
+        // documented v1 shape of this route's 400, which lists details.
+        const field = /^(A|The) query parameter/.test(error.detail) ? 'query' : 'path';
+        return res.status(400).json({ error: 'Invalid request', details: [{ field, message: error.detail }] });
+      }
     } else if (e?.status === 400 && e.type === 'entity.parse.failed') {
       if (route.surface === 'v1') return res.status(400).json({ error: 'Invalid JSON body', details: [{ field: 'body', message: 'is not valid JSON' }] });
     } else if (e?.status === 400 && (e.errors ?? []).length > 0 && (e.errors ?? []).every((x) => x.path?.startsWith('/body'))) {

@@ -75,3 +75,16 @@ export function refusedParameter(where: 'query' | 'path', parameters: Record<str
   }
   return undefined;
 }
+
+/**
+ * The query string's names and values as the client sent them. Checked on the raw string,
+ * not on `req.query`: the validator reads brackets in a name as an object's keys
+ * (`?[a<NUL>=1`), and what it cannot read that way it leaves out, NUL and all.
+ */
+export function refusedQueryString(url: string): string | undefined {
+  const start = url.indexOf('?');
+  if (start === -1) return undefined;
+  const parameters: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) (parameters[name] ??= []).push(value);
+  return refusedParameter('query', parameters);
+}
