@@ -11,7 +11,7 @@ import { limitReads } from './features/rateLimits/useCases.ts';
 import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import type { Caller } from './features/organizations/scope.ts';
 import { Problem, validationError } from './shared/problems.ts';
-import { refusedParameter, refusedQueryString, refusedValue } from './shared/requestLimits.ts';
+import { refusedParameters, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
@@ -117,8 +117,8 @@ export function createApp(services: Services, handlers: Handlers) {
       // Decoded by the validator and coerced to their schema types.
       req.params = openapi!.pathParams ?? {};
       // The parameters' text, as the body's was (shared/requestLimits.ts), before any handler looks it up.
-      const refused = refusedParameter('path', req.params) ?? refusedQueryString(req.originalUrl);
-      if (refused) return next(new Problem('invalid-request', refused));
+      const refused = refusedParameters(req.params, req.originalUrl);
+      if (refused) return next(refused);
       route(req, res, next);
     }),
   );

@@ -11,6 +11,7 @@ import type { operations } from '../../generated/types/ramp.ts';
 import type { Contract } from '../shared/contract.ts';
 import { dottedPath, submissionErrors, type SubmissionSchema } from '../features/verification/input.ts';
 import { Problem, validationError, type FieldError } from '../shared/problems.ts';
+import { RefusedParameter } from '../shared/requestLimits.ts';
 import type { Services } from '../services.ts';
 import { withPartnerClock } from '../features/clock/useCases.ts';
 import type { Caller } from '../features/organizations/scope.ts';
@@ -65,14 +66,11 @@ export function submissionErrorHandler(services: Services): ErrorRequestHandler 
     const { clock } = withPartnerClock(services, (req as typeof req & { caller?: Caller }).caller);
     const e = error as ValidatorError;
     let fields: FieldError[] | undefined;
-    if (error instanceof Problem) {
+    if (error instanceof RefusedParameter) {
+      // A parameter refused as text, before any handler: still the documented v1 shape of this route's 400.
+      if (route.surface === 'v1') return res.status(400).json({ error: 'Invalid request', details: [{ field: error.where, message: error.detail }] });
+    } else if (error instanceof Problem) {
       if (error.slug === 'validation-error') fields = error.extra.errors as FieldError[];
-      else if (error.slug === 'invalid-request' && route.surface === 'v1') {
-        // A parameter refused as text (shared/requestLimits.ts, before any handler): still the
-        // documented v1 shape of this route's 400, which lists details.
-        const field = /^(A|The) query parameter/.test(error.detail) ? 'query' : 'path';
-        return res.status(400).json({ error: 'Invalid request', details: [{ field, message: error.detail }] });
-      }
     } else if (e?.status === 400 && e.type === 'entity.parse.failed') {
       if (route.surface === 'v1') return res.status(400).json({ error: 'Invalid JSON body', details: [{ field: 'body', message: 'is not valid JSON' }] });
     } else if (e?.status === 400 && (e.errors ?? []).length > 0 && (e.errors ?? []).every((x) => x.path?.startsWith('/body'))) {

@@ -18,7 +18,7 @@
  * of empty objects could hold the process for minutes. The longest list the contract takes
  * has 20 items.
  */
-import type { FieldError } from './problems.ts';
+import { Problem, type FieldError } from './problems.ts';
 
 export const maxArrayItems = 100;
 
@@ -87,4 +87,25 @@ export function refusedQueryString(url: string): string | undefined {
   const parameters: Record<string, string[]> = {};
   for (const [name, value] of new URLSearchParams(url.slice(start + 1))) (parameters[name] ??= []).push(value);
   return refusedParameter('query', parameters);
+}
+
+/**
+ * A parameter refused as text: `invalid-request`, knowing where the parameter was, so a
+ * route whose documented 400 names the field (v1SubmitCustomerKyc's `details`) can say it.
+ */
+export class RefusedParameter extends Problem {
+  constructor(
+    readonly where: 'query' | 'path',
+    detail: string,
+  ) {
+    super('invalid-request', detail);
+  }
+}
+
+/** The request's first refused parameter: its path parameters (as decoded), then its query string as sent. */
+export function refusedParameters(pathParameters: Record<string, unknown>, url: string): RefusedParameter | undefined {
+  const inPath = refusedParameter('path', pathParameters);
+  if (inPath) return new RefusedParameter('path', inPath);
+  const inQuery = refusedQueryString(url);
+  return inQuery ? new RefusedParameter('query', inQuery) : undefined;
 }

@@ -1,6 +1,6 @@
 /** The rules every request meets whatever its operation (server/shared/requestLimits.ts), as tables. */
 import { describe, expect, it } from 'vitest';
-import { maxArrayItems, refusedParameter, refusedText, refusedValue } from '../../server/shared/requestLimits.ts';
+import { maxArrayItems, refusedParameter, refusedParameters, refusedText, refusedValue } from '../../server/shared/requestLimits.ts';
 
 describe('refusedText', () => {
   const nul = /NUL character/;
@@ -48,5 +48,18 @@ describe('refusedParameter', () => {
     ['a NUL in a name', { 'a\u0000': '1' }, 'A path parameter name must not contain the NUL character (U+0000).'],
   ])('%s', (_, parameters, message) => {
     expect(refusedParameter('path', parameters)).toBe(message);
+  });
+});
+
+describe('refusedParameters', () => {
+  it.each([
+    ['accepted parameters', { id: 'a' }, '/x/a?pageSize=30&q=%5Ba%5D', undefined],
+    // The validator reads `[a` as an object's key and leaves the NUL out of req.query: the query string is read as sent.
+    ['a NUL in a bracketed query name', {}, '/x?%5Ba%00=1', { where: 'query', detail: 'A query parameter name must not contain the NUL character (U+0000).' }],
+    ['a NUL in a query value', {}, '/x?a=1&b=%00', { where: 'query', detail: 'The query parameter b must not contain the NUL character (U+0000).' }],
+    ['a path parameter before the query', { id: 'a\u0000' }, '/x/a%00?b=%00', { where: 'path', detail: 'The path parameter id must not contain the NUL character (U+0000).' }],
+  ])('%s', (_, pathParameters, url, expected) => {
+    const refused = refusedParameters(pathParameters, url);
+    expect(refused && { where: refused.where, detail: refused.detail, slug: refused.slug }).toEqual(expected && { ...expected, slug: 'invalid-request' });
   });
 });

@@ -285,6 +285,10 @@ describe('every string a request carries is well-formed Unicode without NUL, on 
         expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, undefined);
       }
     }
+    // A route whose documented 400 lists details names where the refused parameter was.
+    const kyc = contract.operations.find((o) => o.operationId === 'v1SubmitCustomerKyc')!;
+    const answer = await call(kyc, `${pathOf(kyc, server)}?%5Ba%00=1`, { headers: json, raw: exampleBody(kyc)! });
+    expect(expectV1ValidationError(answer, 400)).toEqual({ error: 'Invalid request', details: [{ field: 'query', message: 'A query parameter name must not contain the NUL character (U+0000).' }] });
   });
 
   it('a NUL in a header never reaches the service: the HTTP parser answers 400', async () => {
