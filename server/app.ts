@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './features/apiKeys/authenticate.ts';
 import { assertSandbox } from './shared/environment.ts';
-import { errorHandler, internalCause, surfaceOf } from './http/errors.ts';
+import { errorHandler, internalCause, refusedWhileAnswering, surfaceOf } from './http/errors.ts';
 import { limitReads } from './features/rateLimits/useCases.ts';
 import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import type { Caller } from './features/organizations/scope.ts';
@@ -163,7 +163,7 @@ function chain(...middlewares: RequestHandler[]): RequestHandler {
   return (req, res, done) => {
     let index = 0;
     const next = (error?: unknown) => {
-      if (error) return done(error);
+      if (error) return refusedWhileAnswering(req, error) ? undefined : done(error);
       const middleware = middlewares[index++];
       if (!middleware) return done();
       try {

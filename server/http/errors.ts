@@ -22,6 +22,24 @@ export function surfaceOf(path: string): Surface {
 /** On a request whose failure was wrapped by the validator: the error to log. */
 export const internalCause = Symbol('internalCause');
 
+/**
+ * The error handler's own answer goes through the response validator like any other (the
+ * operation documents its errors). The validator reports a refusal to the middleware chain
+ * that installed it, whose Express layer is long past: Express would answer its HTML error
+ * page, stack included. While the error handler answers, the chain hands a refusal here
+ * instead (`refusedWhileAnswering`), and the handler answers the internal error.
+ */
+const answering = Symbol('answering');
+type Answering = Request & { [answering]?: { refusal?: unknown } };
+
+/** True when `error` is the refusal of an answer the error handler is making: it is kept for it. */
+export function refusedWhileAnswering(req: Request, error: unknown): boolean {
+  const state = (req as Answering)[answering];
+  if (!state) return false;
+  state.refusal ??= error;
+  return true;
+}
+
 const maxListedFields = 50;
 const internalDetail = 'An unexpected error occurred. It has been logged; retry later.';
 
@@ -113,7 +131,19 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
     res.set(problem.headers);
     if (type.status === 400 && appPages.has(req.path)) return res.status(400).set(pageHeaders()).type('text/html').send(invalidRequestPage(problem.detail));
+    const state: { refusal?: unknown } = {};
+    (req as Answering)[answering] = state;
     renderers[surface]({ req, res, error, problem, type, instance });
+    delete (req as Answering)[answering];
+    if (state.refusal === undefined || res.headersSent) return;
+    // The answer is not one the operation documents: the server's fault, answered as any
+    // other (the validator's hook is spent, so this one is sent as it is).
+    const internal = new Problem('internal-error', internalDetail);
+    const internalType = contract.problems.get(internal.slug)!;
+    const internalInstance = `urn:uuid:${randomUUID()}`;
+    logger.error({ err: state.refusal, instance: internalInstance, method: req.method, path: req.path }, 'internal error');
+    for (const name of Object.keys(problem.headers)) res.removeHeader(name);
+    renderers[surface]({ req, res, error: state.refusal, problem: internal, type: internalType, instance: internalInstance });
   };
 }
 
