@@ -6,7 +6,7 @@
  * event without its status), and every pending delivery resumes until it is acknowledged.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
+import { eventIdOf, eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';
@@ -21,7 +21,7 @@ const seen = new Set<string>();
 beforeAll(async () => {
   database = await testDatabase();
   receiver = await startReceiver((_path, _count, request) => {
-    const eventId = request.body?.eventId as string | undefined;
+    const eventId = eventIdOf(request);
     if (!eventId) return 400;
     if (!seen.has(eventId)) {
       seen.add(eventId);

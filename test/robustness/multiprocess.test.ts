@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
+import { eventIdOf, eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';
@@ -62,7 +62,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     proxy = await roundRobin(servers);
     // Every event's first attempt is refused, so each delivery takes exactly two attempts.
     receiver = await startReceiver((_path, _count, request) => {
-      const eventId = String(request.body?.eventId);
+      const eventId = String(eventIdOf(request));
       const count = (received.get(eventId) ?? 0) + 1;
       received.set(eventId, count);
       return count === 1 ? 503 : 200;

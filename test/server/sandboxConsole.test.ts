@@ -11,7 +11,7 @@ import { expectProblem } from '../support/errors.ts';
 import { approve, createCustomer, keyedBusinessChild, order, solanaAddress, type V2Payload } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually, testBudget } from '../support/wait.ts';
-import { referenceJcs, startReceiver, subscribe, subscribeV1, type Receiver } from '../webhooks/support.ts';
+import { eventIdOf, referenceJcs, startReceiver, subscribe, subscribeV1, type Receiver } from '../webhooks/support.ts';
 
 /** `X-Signature` computed apart from the server: HMAC-SHA256 of the body, keyed with the base64url-decoded secret. */
 const signatureOf = (body: string, secret: string) => `sha256=${createHmac('sha256', Buffer.from(secret, 'base64url')).update(body, 'utf8').digest('hex')}`;
@@ -114,7 +114,7 @@ describe('sandbox console operations', () => {
     });
     expect(delivery).toMatchObject({ subscriptionId: id, surface: 'v2', eventType: 'orderUpdated', url: `${receiver.url}/flaky`, nextAttemptAt: null });
     // The body is the very bytes the receiver got, canonical, and the signature is theirs.
-    const got = receiver.to('/flaky').filter((r) => r.body.eventId === delivery.eventId);
+    const got = receiver.to('/flaky').filter((r) => eventIdOf(r) === delivery.eventId);
     expect(got.map((r) => r.raw.toString('utf8'))).toEqual([delivery.body, delivery.body]);
     expect(delivery.body).toBe(referenceJcs(JSON.parse(delivery.body)));
     expect(delivery.signature).toBe(signatureOf(delivery.body, secret));

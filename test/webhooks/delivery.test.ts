@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import {
-  customerOf, deliveriesOf, emitV1, emitV2, eventually, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe, subscribeV1, v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
+  customerOf, deliveriesOf, emitV1, emitV2, eventBody, eventIdOf, eventually, referenceJcs, selfSignedCertificate, startReceiver, storedDeliveries, subscribe, subscribeV1, v1Events, v2Events, webhookValidator, type Reaction, type Receiver, type Received,
 } from './support.ts';
 import { waitBudget } from '../support/wait.ts';
 import { otherPartner } from '../support/fixtures.ts';
@@ -64,10 +64,10 @@ describe('webhook delivery', () => {
   let server: TestServer;
   let receiver: Receiver;
   let tlsReceiver: Receiver;
-  let validate: ReturnType<typeof webhookValidator>;
 
   beforeAll(async () => {
-    validate = webhookValidator();
+    // Compiled before any delivery waits on this process's event loop.
+    webhookValidator();
     const tls = selfSignedCertificate();
     receiver = await startReceiver(react);
     tlsReceiver = await startReceiver(react, tls);
@@ -88,9 +88,9 @@ describe('webhook delivery', () => {
     for (const type of v2Events) {
       const [request] = await eventually(() => receiver.to(`/ok/v2/${type}`).length === 1 && receiver.to(`/ok/v2/${type}`), waitBudget, type);
       expectSigned(request!, subscriptions[type]!.secret);
-      expect(request!.body).toMatchObject({ event: type, eventId: ids[type] });
-      expect(validate(type, request!.body), type).toEqual([]);
-      if (type !== 'orderUpdated') expect(request!.body.organizationId).toBe(server.partnerId);
+      const body = eventBody(request!, type);
+      expect(body).toMatchObject({ event: type, eventId: ids[type] });
+      if (!('order' in body)) expect(body.organizationId).toBe(server.partnerId);
       const delivery = (await settled(server, subscriptions[type]!.id))[0]!;
       expect(delivery).toMatchObject({ eventId: ids[type], eventType: type, status: 'delivered', nextAttemptAt: null });
       expect(delivery.attempts).toEqual([{ number: 1, startedAt: expect.any(String), finishedAt: expect.any(String), statusCode: 200, error: null }]);
@@ -106,8 +106,7 @@ describe('webhook delivery', () => {
     for (const type of v1Events) {
       const [request] = await eventually(() => tlsReceiver.to(`/ok/v1/${type}`).length === 1 && tlsReceiver.to(`/ok/v1/${type}`), waitBudget, type);
       expectSigned(request!, subscriptions[type]!.secret);
-      expect(Object.keys(request!.body)).toEqual([type]);
-      expect(validate(type, request!.body), type).toEqual([]);
+      expect(Object.keys(eventBody(request!, type))).toEqual([type]);
       const [delivery] = await eventually(async () => {
         const deliveries = await storedDeliveries(server, subscriptions[type]!.id);
         return deliveries[0]?.status === 'delivered' && deliveries;
@@ -132,7 +131,7 @@ describe('webhook delivery', () => {
     await emitV2(server, 'kycUpdated', { partnerId: stranger.partnerId });
     const deliveries = await settled(server, subscription.id, 2);
     expect(deliveries.map((d) => d.eventId).sort()).toEqual([own, theirs].sort());
-    const bodies = receiver.to('/ok/cover').map((r) => r.body);
+    const bodies = receiver.events('/ok/cover', 'kycUpdated');
     expect(bodies.map((b) => [b.eventId, b.organizationId]).sort()).toEqual([[own, server.partnerId], [theirs, customer]].sort());
     expect(bodies.every((b) => b.event === 'kycUpdated')).toBe(true);
   });
@@ -171,7 +170,7 @@ describe('webhook delivery', () => {
         const requests = receiver.to(c.path);
         expect(requests).toHaveLength(c.attempts);
         for (const request of requests) {
-          expect(request.body.eventId).toBe(eventId);
+          expect(eventIdOf(request)).toBe(eventId);
           expect(request.raw.equals(requests[0]!.raw)).toBe(true);
           expect(request.headers['x-signature']).toBe(requests[0]!.headers['x-signature']);
         }
@@ -263,7 +262,7 @@ describe('webhook delivery', () => {
     expect(again!.headers['x-signature']).toBe(original!.headers['x-signature']);
     const [late1] = receiver.to('/ok/resend-late');
     expectSigned(late1!, late.secret);
-    expect(late1!.body.eventId).toBe(eventId);
+    expect(eventIdOf(late1!)).toBe(eventId);
     expect(await deliveriesOf(server, early.id)).toHaveLength(2);
   });
 
@@ -362,7 +361,7 @@ describe('interrupted attempts', () => {
   it('sends each attempt once when runs overlap', async () => {
     // 503 to the first request of each event at each path, 200 to the next.
     const overlap = await startReceiver((path, _count, request) =>
-      overlap.received.filter((r) => r.path === path && r.body?.eventId === request.body?.eventId).length === 1 ? 503 : 200,
+      overlap.received.filter((r) => r.path === path && eventIdOf(r) === eventIdOf(request)).length === 1 ? 503 : 200,
     );
     const subscriptions = await Promise.all([0, 1, 2, 3, 4].map((i) => subscribe(server, `${overlap.url}/overlap/${i}`, 'kycUpdated')));
     const events: string[] = [];
@@ -375,7 +374,7 @@ describe('interrupted attempts', () => {
     for (const [i, subscription] of subscriptions.entries()) {
       const requests = overlap.to(`/overlap/${i}`);
       expect(requests).toHaveLength(2 * events.length);
-      for (const id of events) expect(requests.filter((r) => r.body.eventId === id)).toHaveLength(2);
+      for (const id of events) expect(requests.filter((r) => eventIdOf(r) === id)).toHaveLength(2);
       for (const delivery of await deliveriesOf(server, subscription.id)) expect(delivery.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
     }
     await overlap.close();
@@ -394,7 +393,7 @@ describe('a receiver that never answers', () => {
       expect(delivery.attempts).toHaveLength(3);
       for (const attempt of delivery.attempts) expect(attempt).toMatchObject({ statusCode: null, error: 'timeout after 300 ms' });
       for (let n = 1; n < 3; n++) expect(ms(delivery.attempts[n]!.startedAt) - ms(delivery.attempts[n - 1]!.finishedAt!)).toBeGreaterThanOrEqual(100);
-      expect(receiver.to('/hang').map((r) => r.body.eventId)).toEqual([eventId, eventId, eventId]);
+      expect(receiver.events('/hang', 'kybUpdated').map((body) => body.eventId)).toEqual([eventId, eventId, eventId]);
     } finally {
       await server.close();
       await receiver.close();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { deliveriesOf, emitV2, eventually, startReceiver, subscribe } from './support.ts';
+import { deliveriesOf, emitV2, eventIdOf, eventually, startReceiver, subscribe } from './support.ts';
 import { waitBudget } from '../support/wait.ts';
 
 const postgres = Boolean(process.env.DATABASE_URL);
@@ -58,7 +58,7 @@ describe('a restart in the middle of a retry', () => {
     await eventually(() => receiver.received.length === 2, waitBudget, 'the resumed attempt');
     const [before, after] = receiver.received;
     expect(after!.at).toBeGreaterThan(closedAt);
-    expect(after!.body.eventId).toBe(eventId);
+    expect(eventIdOf(after!)).toBe(eventId);
     expect(after!.raw.equals(before!.raw)).toBe(true);
     // The first server's key is in the database: the second one answers it.
     const [delivery] = await eventually(async () => {
@@ -76,7 +76,7 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL database', ()
   it('deliver each attempt of each event once, and both take a share', async () => {
     // 503 to the first request of each event at each path, 200 to the next.
     const receiver = await startReceiver((path, _count, request) =>
-      receiver.received.filter((r) => r.path === path && r.body?.eventId === request.body?.eventId).length === 1 ? 503 : 200,
+      receiver.received.filter((r) => r.path === path && eventIdOf(r) === eventIdOf(request)).length === 1 ? 503 : 200,
     );
     const database = await sharedDatabase();
     // The test drives the jobs, so both servers run them at the same moments.
@@ -96,7 +96,7 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL database', ()
       }, waitBudget, 'every delivery');
       for (const [i, subscription] of subscriptions.entries()) {
         const requests = receiver.to(`/pg/${i}`);
-        for (const id of events) expect(requests.filter((r) => r.body.eventId === id), `${i} ${id}`).toHaveLength(2);
+        for (const id of events) expect(requests.filter((r) => eventIdOf(r) === id), `${i} ${id}`).toHaveLength(2);
         for (const delivery of await deliveriesOf(a, subscription.id)) expect(delivery.attempts.map((x) => x.statusCode)).toEqual([503, 200]);
       }
       expect(receiver.received).toHaveLength(120);

@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
@@ -19,6 +19,7 @@ import { presentDelivery } from '../../server/features/webhooks/presenters.ts';
 import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/features/webhooks/outbox.ts';
 import { loadBundle, type Json } from '../support/documents.ts';
 import type { Schema } from '../../client/index.ts';
+import type { webhooks } from '../../generated/types/ramp.ts';
 import { expectStatus } from '../support/api.ts';
 import { deliveries } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
@@ -39,8 +40,14 @@ export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   raw: Buffer;
-  body: any;
+  /** The body parsed as JSON (undefined when it is not): `eventBody` reads it as an event. */
+  body: unknown;
 }
+
+/** Every webhook of the contract, v1 and v2, by its name. */
+export type WebhookName = keyof webhooks;
+/** The body the contract documents for a webhook (its generated type). */
+export type WebhookBody<E extends WebhookName> = NonNullable<webhooks[E]['post']>['requestBody']['content']['application/json'];
 
 /** What the receiver does with a request: answer a status (with a body), never answer, or drop the connection. */
 export type Reaction = number | { status: number; body: string } | 'hang' | 'drop';
@@ -50,6 +57,8 @@ export interface Receiver {
   received: Received[];
   /** Requests to one path. */
   to(path: string): Received[];
+  /** The bodies of the requests to one path, each checked against `event`'s schema (eventBody). */
+  events<E extends WebhookName>(path: string, event: E): WebhookBody<E>[];
   close(): Promise<void>;
 }
 
@@ -93,6 +102,7 @@ export async function startReceiver(react: (path: string, count: number, request
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     received,
     to: (path) => received.filter((r) => r.path === path),
+    events: (path, event) => received.filter((r) => r.path === path).map((r) => eventBody(r, event)),
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -123,8 +133,18 @@ export function exampleOf(event: string): Json {
   return Object.values<Json>(media.examples)[0]!.value;
 }
 
-/** An ajv validator of each webhook's body schema in generated/openapi/ramp.yaml. */
-export function webhookValidator() {
+let compiled: ((event: string, body: unknown) => ErrorObject[]) | undefined;
+
+/**
+ * An ajv validator of each webhook's body schema in generated/openapi/ramp.yaml, compiled on
+ * the first call (a test file's beforeAll: not while a delivery waits on this process's event
+ * loop) and shared after.
+ */
+export function webhookValidator(): (event: string, body: unknown) => ErrorObject[] {
+  return (compiled ??= compileWebhookValidator());
+}
+
+function compileWebhookValidator() {
   const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: false });
   addFormats(ajv);
   const id = 'https://contract.ramp.example/ramp-webhooks';
@@ -139,6 +159,22 @@ export function webhookValidator() {
     return validate(body) ? [] : validate.errors ?? [];
   };
 }
+
+/**
+ * A received body as the webhook `event`, typed as the contract documents it: a body that
+ * breaks that webhook's schema fails the test here, naming what did not match.
+ */
+export function eventBody<E extends WebhookName>(request: Received, event: E): WebhookBody<E> {
+  const errors = webhookValidator()(event, request.body);
+  if (errors.length > 0) throw new Error(`${request.path}: not a ${event} body (${JSON.stringify(errors)}): ${request.raw.toString('utf8').slice(0, 500)}`);
+  return request.body as WebhookBody<E>;
+}
+
+/** The `eventId` of a v2 event body, without checking the body against a schema (undefined for other bodies). */
+export const eventIdOf = (request: Received): string | undefined => {
+  const body = request.body as { eventId?: unknown } | undefined;
+  return typeof body?.eventId === 'string' ? body.eventId : undefined;
+};
 
 export const v2Events = ['orderUpdated', 'paymentAccountUpdated', 'kycUpdated', 'kybUpdated'] as const satisfies readonly V2EventType[];
 export const v1Events = ['order_updated', 'swap_updated', 'customer_updated', 'kyc_updated', 'kyb_updated', 'bank_account_updated'] as const satisfies readonly V1EventType[];
