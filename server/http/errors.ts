@@ -108,42 +108,60 @@ export function plainMessage(problem: Problem): string {
 export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHandler {
   // The signed-in app pages (tag `App pages`) answer as pages, their refused requests too.
   const appPages = new Set(contract.operations.filter((o) => contract.document.paths[o.path][o.method].tags?.includes('App pages')).map((o) => o.path));
-  return (error, req, res, _next) => {
-    if (res.headersSent) return res.end();
+  const internalType = contract.problems.get('internal-error')!;
+  const logInternal = (req: Request, cause: unknown, instance: string) => logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
+
+  /** Answers `error` in its surface's format; the headers it set for the problem. */
+  const answer = (error: unknown, req: Request, res: Response): Record<string, string> => {
     const e = error as ValidatorError;
     // A path that matches no endpoint is a plain 404 with an empty body (v2.yaml, Errors).
     if (e?.status === 404 && !(error instanceof Problem) && typeof e.message === 'string' && /not found/i.test(e.message)) {
-      return res.status(404).end();
+      res.status(404).end();
+      return {};
     }
-    const surface = surfaceOf(req.path);
-    if (error instanceof OAuthError) return renderOAuth(res, req, error);
-    if (error instanceof HtmlPageError) return res.status(error.status).set(error.headers).type('text/html').send(error.html);
+    if (error instanceof OAuthError) {
+      renderOAuth(res, req, error);
+      return {};
+    }
+    if (error instanceof HtmlPageError) {
+      res.status(error.status).set(error.headers).type('text/html').send(error.html);
+      return {};
+    }
     let problem = toProblem(error);
     const instance = `urn:uuid:${randomUUID()}`;
     const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
     if (!problem) {
-      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
+      logInternal(req, cause, instance);
       problem = new Problem('internal-error', internalDetail);
     } else if (problem.slug === 'internal-error') {
-      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
+      logInternal(req, cause, instance);
     }
     const type = contract.problems.get(problem.slug);
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
     res.set(problem.headers);
-    if (type.status === 400 && appPages.has(req.path)) return res.status(400).set(pageHeaders()).type('text/html').send(invalidRequestPage(problem.detail));
+    if (type.status === 400 && appPages.has(req.path)) res.status(400).set(pageHeaders()).type('text/html').send(invalidRequestPage(problem.detail));
+    else renderers[surfaceOf(req.path)]({ req, res, error, problem, type, instance });
+    return problem.headers;
+  };
+
+  return (error, req, res, _next) => {
+    if (res.headersSent) return res.end();
     const state: { refusal?: unknown } = {};
     (req as Answering)[answering] = state;
-    renderers[surface]({ req, res, error, problem, type, instance });
-    delete (req as Answering)[answering];
+    let headers: Record<string, string>;
+    try {
+      headers = answer(error, req, res);
+    } finally {
+      delete (req as Answering)[answering];
+    }
     if (state.refusal === undefined || res.headersSent) return;
     // The answer is not one the operation documents: the server's fault, answered as any
     // other (the validator's hook is spent, so this one is sent as it is).
+    for (const name of Object.keys(headers)) res.removeHeader(name);
+    const instance = `urn:uuid:${randomUUID()}`;
+    logInternal(req, state.refusal, instance);
     const internal = new Problem('internal-error', internalDetail);
-    const internalType = contract.problems.get(internal.slug)!;
-    const internalInstance = `urn:uuid:${randomUUID()}`;
-    logger.error({ err: state.refusal, instance: internalInstance, method: req.method, path: req.path }, 'internal error');
-    for (const name of Object.keys(problem.headers)) res.removeHeader(name);
-    renderers[surface]({ req, res, error: state.refusal, problem: internal, type: internalType, instance: internalInstance });
+    renderers[surfaceOf(req.path)]({ req, res, error: state.refusal, problem: internal, type: internalType, instance });
   };
 }
 
