@@ -157,7 +157,9 @@ function validatorDocument(document: Record<string, any>) {
 
 /**
  * Middlewares run in order as one: an error (passed, thrown or a rejected promise) skips the
- * rest and goes to Express's error handlers, as it would from separate layers.
+ * rest and goes to Express's error handlers, as it would from separate layers. The response
+ * validator reports a refused answer here too, after the chain is done: a refusal of the error
+ * handler's own answer goes back to it (http/errors.ts refusedWhileAnswering).
  */
 function chain(...middlewares: RequestHandler[]): RequestHandler {
   return (req, res, done) => {

@@ -108,8 +108,7 @@ export function plainMessage(problem: Problem): string {
 export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHandler {
   // The signed-in app pages (tag `App pages`) answer as pages, their refused requests too.
   const appPages = new Set(contract.operations.filter((o) => contract.document.paths[o.path][o.method].tags?.includes('App pages')).map((o) => o.path));
-  const internalType = contract.problems.get('internal-error')!;
-  const logInternal = (req: Request, cause: unknown, instance: string) => logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
+  const internalError = () => new Problem('internal-error', internalDetail);
 
   /** Answers `error` in its surface's format; the headers it set for the problem. */
   const answer = (error: unknown, req: Request, res: Response): Record<string, string> => {
@@ -127,14 +126,11 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
       res.status(error.status).set(error.headers).type('text/html').send(error.html);
       return {};
     }
-    let problem = toProblem(error);
+    const problem = toProblem(error) ?? internalError();
     const instance = `urn:uuid:${randomUUID()}`;
-    const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
-    if (!problem) {
-      logInternal(req, cause, instance);
-      problem = new Problem('internal-error', internalDetail);
-    } else if (problem.slug === 'internal-error') {
-      logInternal(req, cause, instance);
+    if (problem.slug === 'internal-error') {
+      const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
+      logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
     }
     const type = contract.problems.get(problem.slug);
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
@@ -155,13 +151,12 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
       delete (req as Answering)[answering];
     }
     if (state.refusal === undefined || res.headersSent) return;
-    // The answer is not one the operation documents: the server's fault, answered as any
-    // other (the validator's hook is spent, so this one is sent as it is).
+    // The answer is not one the operation documents: the server's fault, answered and logged
+    // as any other, with the refusal as its cause (the validator's hook is spent, so this
+    // answer is sent as it is), without the refused problem's headers.
     for (const name of Object.keys(headers)) res.removeHeader(name);
-    const instance = `urn:uuid:${randomUUID()}`;
-    logInternal(req, state.refusal, instance);
-    const internal = new Problem('internal-error', internalDetail);
-    renderers[surfaceOf(req.path)]({ req, res, error: state.refusal, problem: internal, type: internalType, instance });
+    (req as Request & { [internalCause]?: unknown })[internalCause] = state.refusal;
+    answer(internalError(), req, res);
   };
 }
 

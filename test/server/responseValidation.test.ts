@@ -4,6 +4,7 @@
  * client gets 500 `internal-error` (never the broken body) and the log gets one `internal error`
  * line naming the request and what did not match.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Problem } from '../../server/shared/problems.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
@@ -55,6 +56,10 @@ describe('an error answer that breaks the contract', () => {
         v1ListCustomers: () => {
           throw new Problem('conflict', 'a conflict v1ListCustomers does not document');
         },
+        // v1GetCustomer answers 200, 400, 401, 404 and 500: neither 429 nor its Retry-After.
+        v1GetCustomer: () => {
+          throw new Problem('conflict', 'a conflict with a header v1GetCustomer does not document', {}, { 'Retry-After': '7' });
+        },
       },
     });
   });
@@ -70,9 +75,28 @@ describe('an error answer that breaks the contract', () => {
     expect(logged[0]!.err?.message).toMatch(/status code '409'/);
   });
 
-  it('keeps the connection for the next request', async () => {
-    const first = await server.sendRaw('GET', '/lookup/country-codes');
-    expect(first.status).toBe(500);
-    expect((await server.sendRaw('GET', '/lookup/tokens/cost')).status).toBe(200);
+  it('answers without the refused problem\'s own headers', async () => {
+    const answer = await server.sendRaw('GET', '/ramp/customer/00000000-0000-4000-8000-000000000000');
+    expectPlainError(answer, 500);
+    expect(answer.headers.get('retry-after')).toBeNull();
+  });
+
+  it('answers on the same connection, which stays open for the next request', async () => {
+    // One keep-alive socket: Express's final handler, reached after an answer, would close it.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<{ status: number; type: string | undefined; reused: boolean }>((resolve, reject) => {
+        const request = http.get(`${server.url}${path}`, { agent, headers: { authorization: server.key } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode!, type: response.headers['content-type'], reused: request.reusedSocket }));
+        });
+        request.on('error', reject);
+      });
+    try {
+      expect(await get('/lookup/country-codes')).toMatchObject({ status: 500, type: expect.stringMatching(/^application\/json/), reused: false });
+      expect(await get('/lookup/tokens/cost')).toEqual({ status: 200, type: expect.stringMatching(/^application\/json/), reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });
