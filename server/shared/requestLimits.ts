@@ -84,7 +84,8 @@ export function refusedParameter(where: 'query' | 'path', parameters: Record<str
 export function refusedQueryString(url: string): string | undefined {
   const start = url.indexOf('?');
   if (start === -1) return undefined;
-  const parameters: Record<string, string[]> = {};
+  // Without a prototype: a client's `__proto__` or `constructor` is a name like any other.
+  const parameters: Record<string, string[]> = Object.create(null);
   for (const [name, value] of new URLSearchParams(url.slice(start + 1))) (parameters[name] ??= []).push(value);
   return refusedParameter('query', parameters);
 }

@@ -58,6 +58,9 @@ describe('refusedParameters', () => {
     ['a NUL in a bracketed query name', {}, '/x?%5Ba%00=1', { where: 'query', detail: 'A query parameter name must not contain the NUL character (U+0000).' }],
     ['a NUL in a query value', {}, '/x?a=1&b=%00', { where: 'query', detail: 'The query parameter b must not contain the NUL character (U+0000).' }],
     ['a path parameter before the query', { id: 'a\u0000' }, '/x/a%00?b=%00', { where: 'path', detail: 'The path parameter id must not contain the NUL character (U+0000).' }],
+    // Names that an ordinary object already has (Schemathesis: `?__proto__=` was a 500 on GET /onramp).
+    ['query names an object already has', {}, '/x?__proto__=&constructor=1&toString=&hasOwnProperty=2', undefined],
+    ['a NUL in a value of __proto__', {}, '/x?__proto__=1&__proto__=%00', { where: 'query', detail: 'The query parameter __proto__ must not contain the NUL character (U+0000).' }],
   ])('%s', (_, pathParameters, url, expected) => {
     const refused = refusedParameters(pathParameters, url);
     expect(refused && { where: refused.where, detail: refused.detail, slug: refused.slug }).toEqual(expected && { ...expected, slug: 'invalid-request' });

@@ -285,6 +285,13 @@ describe('every string a request carries is well-formed Unicode without NUL, on 
         expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, undefined);
       }
     }
+    // Names an ordinary object already has (Schemathesis: `?__proto__=` was a 500 on GET /onramp).
+    for (const o of contract.operations) {
+      const body = exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {};
+      const path = `${pathOf(o, server)}?constructor=1&__proto__=%00`;
+      const response = await call(o, path, body);
+      expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, undefined);
+    }
     // A route whose documented 400 lists details names where the refused parameter was.
     const kyc = contract.operations.find((o) => o.operationId === 'v1SubmitCustomerKyc')!;
     const answer = await call(kyc, `${pathOf(kyc, server)}?%5Ba%00=1`, { headers: json, raw: exampleBody(kyc)! });
