@@ -226,7 +226,7 @@ describe('every string a request carries is well-formed Unicode without NUL, on 
     server = await startTestServer();
   });
   afterAll(() => server?.close());
-  const call = (o: ContractOperation, path: string, request: { headers?: Record<string, string>; raw?: string } = {}) =>
+  const call = (o: ContractOperation, path: string, request: { headers?: Record<string, string>; raw?: string; verbatimPath?: boolean } = {}) =>
     server.sendRaw(o.method.toUpperCase(), path, { ...request, ...(o.isPublic ? { key: null } : {}) });
 
   for (const refused of refusedStrings) {
@@ -289,7 +289,8 @@ describe('every string a request carries is well-formed Unicode without NUL, on 
     for (const o of contract.operations) {
       const body = exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {};
       const path = `${pathOf(o, server)}?constructor=1&__proto__=%00`;
-      const response = await call(o, path, body);
+      // Sent as is to the server: a proxy that reads the query into an object (Prism's) drops `__proto__`.
+      const response = await call(o, path, { ...body, verbatimPath: true });
       expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, undefined);
     }
     // A route whose documented 400 lists details names where the refused parameter was.

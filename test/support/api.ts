@@ -68,6 +68,7 @@ export interface RawRequest {
    * any spelling (`%2E`, `%2e%2E`), before sending: `/sandbox/console/%2E` leaves as
    * `/sandbox/console/`. Only a raw HTTP client puts such a segment on the wire, and it goes
    * to the test server itself, never through a proxy that would remove it too (test:prism).
+   * The same holds for a query name a proxy reads into an object and drops (`__proto__`).
    */
   verbatimPath?: boolean;
 }
