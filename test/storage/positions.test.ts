@@ -46,7 +46,8 @@ function orderRow(organizationId: string, quoteId: string, now: string): NewOrde
 async function addOrder(db: Db, organizationId: string, now: string) {
   const quote = quoteRow(organizationId, now);
   await db.insertInto('quotes').values(quote).execute();
-  return (await ordersRepository(db).insert(orderRow(organizationId, quote.id, now)))!;
+  const owner = await db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', organizationId).executeTakeFirstOrThrow();
+  return (await ordersRepository(db).insert(orderRow(organizationId, quote.id, now), owner))!;
 }
 function paymentAccountRow(organizationId: string, now: string) {
   return {

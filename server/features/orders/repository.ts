@@ -4,7 +4,7 @@ import { followsClock, type DueScope } from '../clock/repository.ts';
 import type { Db, Storage, Tx } from '../../storage/database.ts';
 import { insertCompiled, runCompiled } from '../../storage/compiled.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from '../../storage/positions.ts';
-import { partnerOf } from '../organizations/repository.ts';
+import { partnerOf, type OrganizationRow } from '../organizations/repository.ts';
 import type { OrdersTable } from '../../storage/tables.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -59,11 +59,11 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
      * top, else its parent), of its own organization when that has a parent, and of
      * GET /orders?organizationId; counters of ancestors first (storage/positions.ts).
      */
-    async insert(row: NewOrderRow): Promise<OrderRow | undefined> {
-      // Read before the transaction (an organization's parent never changes): its first
-      // statement is then the counter's write, which SQLite never has to upgrade a read to.
-      const [owner] = await runCompiled(db, 'orders.insert owner', () => db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', row.organization_id), [row.organization_id]);
-      if (!owner) throw new Error(`organization ${row.organization_id} of order ${row.id} does not exist`);
+    async insert(row: NewOrderRow, owner: Pick<OrganizationRow, 'id' | 'parent_id'>): Promise<OrderRow | undefined> {
+      // The owner comes from the caller, who has read it (an organization's parent never
+      // changes): the transaction's first statement is then the counter's write, which
+      // SQLite never has to upgrade a read to.
+      if (owner.id !== row.organization_id) throw new Error(`order ${row.id} belongs to ${row.organization_id}, not ${owner.id}`);
       const partnerId = partnerOf(owner);
       const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
       if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });

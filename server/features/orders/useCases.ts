@@ -114,7 +114,7 @@ export async function createOrder(services: Services, organization: Organization
   } else {
     row.funding_instructions = JSON.stringify(fundingInstructions(row, deadline));
   }
-  const stored = await orders.insert(row);
+  const stored = await orders.insert(row, organization);
   if (stored) return { created: true, order: presentOrder(stored) };
   // Another request for this quote won the unique constraint; it has committed, so read it.
   const winner = await orders.findByQuote(quote.id);
