@@ -81,17 +81,40 @@ function carriesNul(value: unknown): boolean {
   return false;
 }
 
-/** A case's path parameters as the server reads them: a case holds them percent-encoded (a NUL is `%00`). */
-function decodedPath(parameters: Record<string, unknown> | undefined) {
-  const decode = (value: unknown) => {
-    if (typeof value !== 'string') return value;
+/** A request as the report records it: what was sent, the body base64-encoded. */
+interface SentRequest {
+  uri: string;
+  headers?: Record<string, string[]>;
+  body?: { $base64: string } | string | null;
+}
+
+/**
+ * Whether a request as sent carried a NUL (U+0000): in its path or query once percent-decoded,
+ * a header, or its body as its media type reads it, names and values. The request, not the
+ * case it was made from: a form body cannot carry an object member, and Schemathesis leaves
+ * such a member out, NUL and all. hooks.py's `request_carries_nul` judges the same way.
+ */
+function sentCarriesNul(request: SentRequest): boolean {
+  const [beforeQuery, query = ''] = request.uri.split('?', 2) as [string, string?];
+  // In a path a NUL can only be the escape `%00` (`%2500` is the text `%00`); URLSearchParams
+  // decodes the query as the server does, leaving a malformed escape as it is.
+  const path = pathOf(beforeQuery);
+  if (/%00/i.test(path) || path.includes('\u0000') || carriesNul([...new URLSearchParams(query)])) return true;
+  if (carriesNul(request.headers ?? {})) return true;
+  const body = request.body;
+  if (body === undefined || body === null) return false;
+  const raw = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.$base64, 'base64');
+  const type = (Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1]?.[0] ?? '').split(';')[0]!.trim().toLowerCase();
+  const text = raw.toString('utf8');
+  if (type === 'application/json' || type.endsWith('+json')) {
     try {
-      return decodeURIComponent(value);
+      return carriesNul(JSON.parse(text));
     } catch {
-      return value;
+      return text.includes('\u0000');
     }
-  };
-  return Object.fromEntries(Object.entries(parameters ?? {}).map(([name, value]) => [name, decode(value)]));
+  }
+  if (type === 'application/x-www-form-urlencoded') return carriesNul([...new URLSearchParams(text)]);
+  return raw.includes(0);
 }
 
 export function summarize(ndjson: string, contract: ContractOperation[]): Figures {
@@ -136,7 +159,7 @@ export function summarize(ndjson: string, contract: ContractOperation[]): Figure
       const statusClass = typeof status === 'number' ? `${Math.floor(status / 100)}xx` : 'none';
       bump(figures.byStatusClass, statusClass === 'none' ? 'no response' : statusClass);
       const sent = recorder.cases?.[id]?.value as Json | undefined;
-      if (sent && carriesNul([decodedPath(sent.path_parameters), sent.query, sent.headers, sent.cookies, sent.body])) {
+      if (interaction.request && sentCarriesNul(interaction.request as SentRequest)) {
         figures.nul.requests += 1;
         if (status === 400) figures.nul.answered400 += 1;
       }

@@ -24,12 +24,16 @@
    (server/shared/requestLimits.ts; the rule is in each surface's description). The schemas do
    not say it (a pattern on every string, `propertyNames` on every open object), so a generated
    string with a NUL is "valid data" to Schemathesis and `positive_data_acceptance` fails its
-   refusal. Here, a case that carries a NUL anywhere must be refused with a 400
+   refusal. Here, a request that carries a NUL anywhere must be refused with a 400
    (`nul_refused`, stricter than before: a 2xx fails it), and that 400 is then not a
    `positive_data_acceptance` failure (`filter_failure` drops exactly that failure, and
    Schemathesis counts what it drops). Every other case is judged by the unchanged check: a
    valid case without a NUL that gets a 400 still fails. The answer's format is checked by the
    conformance checks, as every answer's is.
+
+   What is judged is the request as sent, not the generated case: a form body cannot carry an
+   object member, and Schemathesis leaves such a member out, so a NUL in its name never
+   reaches the server (a 200 to POST /auth/launch failed the check that way).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from __future__ import annotations
 import json
 import os
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import schemathesis
 from schemathesis.generation.hypothesis.examples import generate_one
@@ -95,18 +99,35 @@ def _carries_nul(value: Any) -> bool:
     return False
 
 
-def case_carries_nul(case) -> bool:
-    """A NUL in a path or query parameter, a header, a cookie, or the body (names or values)."""
-    # A case holds its path parameters percent-encoded, as they go in the URL (a NUL is `%00`).
-    path = {name: unquote(value) if isinstance(value, str) else value for name, value in (case.path_parameters or {}).items()}
-    containers = (path, case.query, case.headers, case.cookies)
-    return any(_carries_nul(dict(c or {})) for c in containers) or _carries_nul(case.body)
+def request_carries_nul(request) -> bool:
+    """A NUL in the request as sent (a requests.PreparedRequest): its path or query once
+    percent-decoded, a header, or its body as its media type reads it (names or values)."""
+    url = urlsplit(request.url)
+    if "\x00" in unquote(url.path) or any(_carries_nul(pair) for pair in parse_qsl(url.query, keep_blank_values=True)):
+        return True
+    if any(_carries_nul(name) or _carries_nul(value) for name, value in (request.headers or {}).items()):
+        return True
+    body = request.body
+    if body is None:
+        return False
+    raw = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else bytes(body)
+    media_type = str((request.headers or {}).get("Content-Type", "")).split(";")[0].strip().lower()
+    # Undecodable bytes become U+FFFD, never a NUL: what decides is whether one was sent.
+    text = raw.decode("utf-8", "replace")
+    if media_type == "application/json" or media_type.endswith("+json"):
+        try:
+            return _carries_nul(json.loads(text))
+        except ValueError:
+            return "\x00" in text
+    if media_type == "application/x-www-form-urlencoded":
+        return any(_carries_nul(pair) for pair in parse_qsl(text, keep_blank_values=True))
+    return b"\x00" in raw
 
 
 @schemathesis.check
 def nul_refused(ctx, response, case):
     """A valid-looking request that carries a NUL is refused with the surface's 400."""
-    if case.meta is None or not case.meta.generation.mode.is_positive or not case_carries_nul(case):
+    if case.meta is None or not case.meta.generation.mode.is_positive or not request_carries_nul(response.request):
         return None
     if response.status_code != 400:
         raise AssertionError(
@@ -118,4 +139,4 @@ def nul_refused(ctx, response, case):
 @schemathesis.hook
 def filter_failure(context, failure, case, response):
     """Keep every failure but positive_data_acceptance's on a NUL case refused with 400 (nul_refused judges those)."""
-    return not (isinstance(failure, RejectedPositiveData) and response.status_code == 400 and case_carries_nul(case))
+    return not (isinstance(failure, RejectedPositiveData) and response.status_code == 400 and request_carries_nul(response.request))

@@ -18,15 +18,36 @@ const contract = [
   { operationId: 'receiveOnly', method: 'post', path: '/hook', statuses: ['400'] },
 ] satisfies Pick<ContractOperation, 'operationId' | 'method' | 'path' | 'statuses'>[];
 
-/** One NDJSON line of a finished scenario: its cases, their requests and answers, their checks. */
-function scenario(requests: { method: string; path: string; status: number | null; phase?: string; mode?: string; failed?: boolean; body?: unknown; query?: unknown; pathParameters?: unknown }[]) {
+interface Sent {
+  method: string;
+  path: string;
+  status: number | null;
+  phase?: string;
+  mode?: string;
+  failed?: boolean;
+  body?: unknown;
+  query?: Record<string, string>;
+  pathParameters?: unknown;
+  /** The body as sent, when it is not the case's body as JSON. */
+  sentBody?: string;
+  type?: string;
+}
+
+/**
+ * One NDJSON line of a finished scenario: its cases, the requests sent for them (as the report
+ * records them: the URI, the headers, the body base64-encoded) and their answers, their checks.
+ */
+function scenario(requests: Sent[]) {
   const cases: Record<string, unknown> = {};
   const interactions: Record<string, unknown> = {};
   const checks: Record<string, unknown> = {};
   requests.forEach((r, i) => {
     const id = `c${i}`;
     cases[id] = { value: { method: r.method, path: r.path, body: r.body, query: r.query, path_parameters: r.pathParameters, meta: { generation: { mode: r.mode ?? 'positive' }, phase: { name: r.phase ?? 'fuzzing' } } } };
-    interactions[id] = { request: { method: r.method, uri: `http://127.0.0.1:3000${r.path}?pageSize=1` }, response: r.status === null ? null : { status_code: r.status } };
+    const uri = `http://127.0.0.1:3000${r.path}?${new URLSearchParams({ pageSize: '1', ...r.query })}`;
+    const body = r.sentBody ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
+    const request = body === undefined ? { method: r.method, uri } : { method: r.method, uri, headers: { 'Content-Type': [r.type ?? 'application/json'] }, body: { $base64: Buffer.from(body).toString('base64') } };
+    interactions[id] = { request, response: r.status === null ? null : { status_code: r.status } };
     checks[id] = [{ name: 'not_a_server_error', status: r.failed ? 'failure' : 'success' }];
   });
   return JSON.stringify({ ScenarioFinished: { recorder: { label: 'x', cases, interactions, checks } } });
@@ -48,6 +69,10 @@ const ndjson = [
     { method: 'POST', path: '/ramp/order/fiat_received', status: 400, body: { orderId: 'a\u0000b' } },
     { method: 'GET', path: '/ramp/order/z', status: 200, phase: 'examples' },
     { method: 'GET', path: '/ramp/order/%00', status: 400, phase: 'coverage', pathParameters: { id: '%00' } },
+    // A form body cannot carry an object member: Schemathesis left this NUL out of what it sent.
+    // (/launch is no operation of the contract: these count in the totals only.)
+    { method: 'POST', path: '/launch', status: 200, type: 'application/x-www-form-urlencoded', body: { '\u0099\u0000': {}, target: '/offramp' }, sentBody: 'target=%2Fofframp' },
+    { method: 'POST', path: '/launch', status: 400, type: 'application/x-www-form-urlencoded', body: { target: 'a\u0000' }, sentBody: 'target=a%00' },
     { method: 'GET', path: '/ramp/order/y', status: 500, failed: true, phase: 'stateful' },
   ]),
 ].join('\n');
@@ -61,13 +86,13 @@ describe('the fuzz figures', () => {
     expect(byId.v1ConfirmFiatReceived).toMatchObject({ requests: 3, '2xx': 0, '4xx': 2, none: 1 });
     expect(byId.v1GetOrder).toMatchObject({ requests: 4, '2xx': 1, generated2xx: 0, '4xx': 2, '5xx': 1 });
     expect(byId.receiveOnly).toMatchObject({ requests: 0, documents2xx: false });
-    expect(figures).toMatchObject({ cases: 10, negative: 1, positive: 9, failures: 1, operationsTested: 3, seed: '181140525218515346439728445612146288248' });
-    expect(figures.byPhase).toEqual({ fuzzing: 4, examples: 2, coverage: 2, stateful: 2 });
-    expect(figures.byStatusClass).toEqual({ '2xx': 3, '4xx': 5, '5xx': 1, 'no response': 1 });
+    expect(figures).toMatchObject({ cases: 12, negative: 1, positive: 11, failures: 1, operationsTested: 3, seed: '181140525218515346439728445612146288248' });
+    expect(figures.byPhase).toEqual({ fuzzing: 6, examples: 2, coverage: 2, stateful: 2 });
+    expect(figures.byStatusClass).toEqual({ '2xx': 4, '4xx': 6, '5xx': 1, 'no response': 1 });
   });
 
-  it('counts the requests that carried a NUL, in a name or a value, and those answered 400', () => {
-    expect(figures.nul).toEqual({ requests: 3, answered400: 2 });
+  it('counts the requests that carried a NUL as sent, in a name or a value, and those answered 400', () => {
+    expect(figures.nul).toEqual({ requests: 4, answered400: 3 });
   });
 
   it('fails an operation that documents a 2xx and got none, unless the README names it', () => {
@@ -93,7 +118,7 @@ describe('the fuzz figures', () => {
     expect(lines).toContain('fuzz: 2xx reached on 2 of 3 operations that document a 2xx');
     expect(lines.some((l) => l.startsWith('fuzz: of them by generated requests') && l.includes(' on 1, ') && l.endsWith(' on 1'))).toBe(true);
     expect(lines).toContain('fuzz: per operation: getOrder (GET /organization/{organizationId}/order/{id}): 3 sent, 2 2xx (1 to generated requests), 1 4xx, 0 5xx');
-    expect(lines).toContain('fuzz: requests carrying a NUL (U+0000): 3, of them answered 400: 2; positive_data_acceptance failures dropped for such a case refused with 400 (hooks.py): 2');
+    expect(lines).toContain('fuzz: requests carrying a NUL (U+0000): 4, of them answered 400: 3; positive_data_acceptance failures dropped for such a case refused with 400 (hooks.py): 2');
     const unnamed = summaryLines(figures, verdict(figures, new Map()), new Map(), { warnings: [], serverErrors: [] });
     expect(unnamed.some((l) => l.startsWith('no 2xx: v1ConfirmFiatReceived') && l.includes('NOT named'))).toBe(true);
     for (const line of lines) {
