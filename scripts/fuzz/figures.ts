@@ -95,26 +95,30 @@ interface SentRequest {
  * such a member out, NUL and all. hooks.py's `request_carries_nul` judges the same way.
  */
 function sentCarriesNul(request: SentRequest): boolean {
-  const [beforeQuery, query = ''] = request.uri.split('?', 2) as [string, string?];
+  let url: URL;
+  try {
+    url = new URL(request.uri);
+  } catch {
+    return request.uri.includes('\u0000') || /%00/i.test(request.uri);
+  }
   // In a path a NUL can only be the escape `%00` (`%2500` is the text `%00`); URLSearchParams
   // decodes the query as the server does, leaving a malformed escape as it is.
-  const path = pathOf(beforeQuery);
-  if (/%00/i.test(path) || path.includes('\u0000') || carriesNul([...new URLSearchParams(query)])) return true;
+  if (/%00/i.test(url.pathname) || carriesNul([...url.searchParams])) return true;
   if (carriesNul(request.headers ?? {})) return true;
   const body = request.body;
   if (body === undefined || body === null) return false;
-  const raw = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.$base64, 'base64');
+  // Decoding keeps a NUL byte a NUL and never makes one.
+  const text = typeof body === 'string' ? body : Buffer.from(body.$base64, 'base64').toString('utf8');
   const type = (Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1]?.[0] ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = raw.toString('utf8');
   if (type === 'application/json' || type.endsWith('+json')) {
     try {
       return carriesNul(JSON.parse(text));
     } catch {
-      return text.includes('\u0000');
+      // Not JSON at all (the negative phase's bodies): its text as sent.
     }
   }
   if (type === 'application/x-www-form-urlencoded') return carriesNul([...new URLSearchParams(text)]);
-  return raw.includes(0);
+  return text.includes('\u0000');
 }
 
 export function summarize(ndjson: string, contract: ContractOperation[]): Figures {

@@ -26,7 +26,8 @@ interface Sent {
   mode?: string;
   failed?: boolean;
   body?: unknown;
-  query?: Record<string, string>;
+  /** Query parameters, or a query string sent as it is. */
+  query?: Record<string, string> | string;
   pathParameters?: unknown;
   /** The body as sent, when it is not the case's body as JSON. */
   sentBody?: string;
@@ -44,7 +45,8 @@ function scenario(requests: Sent[]) {
   requests.forEach((r, i) => {
     const id = `c${i}`;
     cases[id] = { value: { method: r.method, path: r.path, body: r.body, query: r.query, path_parameters: r.pathParameters, meta: { generation: { mode: r.mode ?? 'positive' }, phase: { name: r.phase ?? 'fuzzing' } } } };
-    const uri = `http://127.0.0.1:3000${r.path}?${new URLSearchParams({ pageSize: '1', ...r.query })}`;
+    const query = typeof r.query === 'string' ? r.query : new URLSearchParams({ pageSize: '1', ...r.query }).toString();
+    const uri = `http://127.0.0.1:3000${r.path}?${query}`;
     const body = r.sentBody ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
     const request = body === undefined ? { method: r.method, uri } : { method: r.method, uri, headers: { 'Content-Type': [r.type ?? 'application/json'] }, body: { $base64: Buffer.from(body).toString('base64') } };
     interactions[id] = { request, response: r.status === null ? null : { status_code: r.status } };
@@ -65,7 +67,9 @@ const ndjson = [
   ]),
   scenario([
     // A case holds its path parameters percent-encoded: `%00` is a NUL, `%2500` the text `%00`.
-    { method: 'GET', path: '/ramp/order/x', status: 404, phase: 'stateful', pathParameters: { id: '%2500' } },
+    { method: 'GET', path: '/ramp/order/%2500', status: 404, phase: 'stateful', pathParameters: { id: '%2500' } },
+    // A `?` may stand in a query as it is: what follows it is still the query.
+    { method: 'GET', path: '/ramp/order/q', status: 400, query: 'a=?&b=%00' },
     { method: 'POST', path: '/ramp/order/fiat_received', status: 400, body: { orderId: 'a\u0000b' } },
     { method: 'GET', path: '/ramp/order/z', status: 200, phase: 'examples' },
     { method: 'GET', path: '/ramp/order/%00', status: 400, phase: 'coverage', pathParameters: { id: '%00' } },
@@ -84,15 +88,15 @@ describe('the fuzz figures', () => {
   it('counts each answer for the operation its request went to', () => {
     expect(byId.getOrder).toMatchObject({ requests: 3, '2xx': 2, generated2xx: 1, '4xx': 1, '5xx': 0, none: 0, documents2xx: true });
     expect(byId.v1ConfirmFiatReceived).toMatchObject({ requests: 3, '2xx': 0, '4xx': 2, none: 1 });
-    expect(byId.v1GetOrder).toMatchObject({ requests: 4, '2xx': 1, generated2xx: 0, '4xx': 2, '5xx': 1 });
+    expect(byId.v1GetOrder).toMatchObject({ requests: 5, '2xx': 1, generated2xx: 0, '4xx': 3, '5xx': 1 });
     expect(byId.receiveOnly).toMatchObject({ requests: 0, documents2xx: false });
-    expect(figures).toMatchObject({ cases: 12, negative: 1, positive: 11, failures: 1, operationsTested: 3, seed: '181140525218515346439728445612146288248' });
-    expect(figures.byPhase).toEqual({ fuzzing: 6, examples: 2, coverage: 2, stateful: 2 });
-    expect(figures.byStatusClass).toEqual({ '2xx': 4, '4xx': 6, '5xx': 1, 'no response': 1 });
+    expect(figures).toMatchObject({ cases: 13, negative: 1, positive: 12, failures: 1, operationsTested: 3, seed: '181140525218515346439728445612146288248' });
+    expect(figures.byPhase).toEqual({ fuzzing: 7, examples: 2, coverage: 2, stateful: 2 });
+    expect(figures.byStatusClass).toEqual({ '2xx': 4, '4xx': 7, '5xx': 1, 'no response': 1 });
   });
 
   it('counts the requests that carried a NUL as sent, in a name or a value, and those answered 400', () => {
-    expect(figures.nul).toEqual({ requests: 4, answered400: 3 });
+    expect(figures.nul).toEqual({ requests: 5, answered400: 4 });
   });
 
   it('fails an operation that documents a 2xx and got none, unless the README names it', () => {
@@ -118,7 +122,7 @@ describe('the fuzz figures', () => {
     expect(lines).toContain('fuzz: 2xx reached on 2 of 3 operations that document a 2xx');
     expect(lines.some((l) => l.startsWith('fuzz: of them by generated requests') && l.includes(' on 1, ') && l.endsWith(' on 1'))).toBe(true);
     expect(lines).toContain('fuzz: per operation: getOrder (GET /organization/{organizationId}/order/{id}): 3 sent, 2 2xx (1 to generated requests), 1 4xx, 0 5xx');
-    expect(lines).toContain('fuzz: requests carrying a NUL (U+0000): 4, of them answered 400: 3; positive_data_acceptance failures dropped for such a case refused with 400 (hooks.py): 2');
+    expect(lines).toContain('fuzz: requests carrying a NUL (U+0000): 5, of them answered 400: 4; positive_data_acceptance failures dropped for such a case refused with 400 (hooks.py): 2');
     const unnamed = summaryLines(figures, verdict(figures, new Map()), new Map(), { warnings: [], serverErrors: [] });
     expect(unnamed.some((l) => l.startsWith('no 2xx: v1ConfirmFiatReceived') && l.includes('NOT named'))).toBe(true);
     for (const line of lines) {

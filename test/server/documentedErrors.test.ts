@@ -284,12 +284,9 @@ describe('every string a request carries is well-formed Unicode without NUL, on 
         // The refusal's words may be the validator's: it refuses some unknown names first.
         expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, undefined);
       }
-    }
-    // Names an ordinary object already has (Schemathesis: `?__proto__=` was a 500 on GET /onramp).
-    for (const o of contract.operations) {
-      const body = exampleBody(o) ? { headers: json, raw: exampleBody(o) } : {};
+      // Names an ordinary object already has (Schemathesis: `?__proto__=` was a 500 on GET /onramp),
+      // sent as is to the server: a proxy that reads the query into an object (Prism's) drops `__proto__`.
       const path = `${pathOf(o, server)}?constructor=1&__proto__=%00`;
-      // Sent as is to the server: a proxy that reads the query into an object (Prism's) drops `__proto__`.
       const response = await call(o, path, { ...body, verbatimPath: true });
       expectTextRefused(o, response, `${o.operationId} ${path}: ${response.text_.slice(0, 300)}`, undefined);
     }
