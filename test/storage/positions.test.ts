@@ -186,6 +186,20 @@ describe('list positions', () => {
     expect(before).toEqual([{ list: 'wallets', scope: partner, count: 1, last_at: at(1) }]);
   });
 
+  it('refuses an order whose given owner is not its organization, before counting or storing it', async () => {
+    // The owner decides which partner's and parent's lists count the order: another
+    // organization's row would number it in the wrong lists.
+    const repo = organizationsRepository(opened.storage.db);
+    const partner = (await repo.insert(org({ now: at(0) }))).id;
+    const child = await repo.insert(org({ parentId: partner, now: at(1) }));
+    const quote = quoteRow(partner, at(2));
+    await opened.storage.db.insertInto('quotes').values(quote).execute();
+    const row = orderRow(partner, quote.id, at(2));
+    await expect(ordersRepository(opened.storage.db).insert(row, { id: child.id, parent_id: child.parent_id })).rejects.toThrow(`order ${row.id} belongs to ${partner}, not ${child.id}`);
+    expect(await opened.storage.db.selectFrom('orders').select('id').where('id', '=', row.id).execute()).toEqual([]);
+    expect(await opened.storage.db.selectFrom('list_counters').select('list').where('list', 'like', 'orders.%').where('scope', 'in', [partner, child.id]).execute()).toEqual([]);
+  });
+
   it('never stamps a row earlier than the latest of its scope', async () => {
     const repo = organizationsRepository(opened.storage.db);
     const partner = (await repo.insert(org({ now: at(0) }))).id;
