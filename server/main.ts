@@ -1,11 +1,11 @@
 /** npm start: reads the configuration, opens storage, makes sure a key exists, listens. */
-import { createServer } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, readConfig, type Config } from './config.ts';
 import { loadContract } from './shared/contract.ts';
 import { bootstrapSeedKey } from './features/apiKeys/bootstrap.ts';
 import { PriceFeed } from './features/prices/feed.ts';
 import { handlers } from './handlers/index.ts';
+import { createHttpServer } from './http/server.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './logger.ts';
 import { systemClock, type Services } from './services.ts';
@@ -25,9 +25,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const running = startJobs(services, config.jobIntervalMs);
   // Slow clients (slowloris) are cut off: headers and whole requests have deadlines, checked
   // every second; the 408 goes out and the connection is closed.
-  const server = createServer(
-    { headersTimeout: config.headersTimeoutMs, requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs), connectionsCheckingInterval: 1000 },
+  const server = createHttpServer(
     app,
+    { headersTimeout: config.headersTimeoutMs, requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs), connectionsCheckingInterval: 1000 },
   ).listen(config.port);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error: NodeJS.ErrnoException) => {
     await running.stop();

@@ -1,8 +1,10 @@
 /**
  * A bare Express 5 route per scenario answering the captured bytes: the same framework,
- * body parser and settings as server/app.ts, without the contract or the handlers.
+ * body parser, settings and HTTP server as server/app.ts and server/main.ts, without the
+ * contract or the handlers.
  */
 import express from 'express';
+import { createHttpServer } from '../../server/http/server.ts';
 import { port, readFixtures } from './fixtures.ts';
 
 const app = express();
@@ -16,4 +18,4 @@ for (const fixture of readFixtures()) {
   if (fixture.method === 'GET') app.get(fixture.expressPath, route);
   else app.post(fixture.expressPath, route);
 }
-app.listen(port(), '127.0.0.1');
+createHttpServer(app).listen(port(), '127.0.0.1');

@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createApp } from '../../server/app.ts';
+import { createHttpServer } from '../../server/http/server.ts';
 import { readConfig, type Config } from '../../server/config.ts';
 import { loadContract, type Contract } from '../../server/shared/contract.ts';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
@@ -67,7 +68,8 @@ export async function startTestServer(
   const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, realClock: clock, prices };
   await bootstrapSeedKey(storage, config, clock.now());
   const jobs = startJobs(services, config.jobIntervalMs);
-  const server = createApp(services, { ...handlers, ...options.handlers }).listen(0, '127.0.0.1');
+  // The server main.ts runs: the app on createHttpServer's requests and responses.
+  const server = createHttpServer(createApp(services, { ...handlers, ...options.handlers })).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const direct = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // npm run test:prism: the tests reach the server through Prism's validating proxy.
