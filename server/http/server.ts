@@ -17,7 +17,7 @@ import type { Express } from 'express';
 
 export function createHttpServer(app: Express, options: ServerOptions = {}): Server {
   return createServer(
-    { ...options, IncomingMessage: madeWith<typeof IncomingMessage>(IncomingMessage, app.request), ServerResponse: madeWith<typeof ServerResponse>(ServerResponse, app.response) },
+    { ...options, IncomingMessage: madeWith(IncomingMessage, app.request), ServerResponse: madeWith(ServerResponse, app.response) },
     app,
   );
 }
@@ -29,9 +29,9 @@ export function createHttpServer(app: Express, options: ServerOptions = {}): Ser
  * existing object as its prototype. Reflect.construct with such a target made V8 build a new
  * hidden class for every object (30 µs each).
  */
-function madeWith<T extends abstract new (...args: any[]) => object>(base: T, prototype: object): T {
+function madeWith<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
   function made(this: object, ...args: unknown[]) {
-    (base as unknown as (...args: unknown[]) => void).apply(this, args);
+    Function.prototype.apply.call(base, this, args);
   }
   made.prototype = prototype;
   return made as unknown as T;

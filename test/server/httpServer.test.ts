@@ -9,6 +9,8 @@ import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../server/http/server.ts';
+import { start } from '../../server/main.ts';
+import { newSeedKey } from '../support/process.ts';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -26,7 +28,8 @@ describe('createHttpServer', () => {
   it("makes each request and response with the app's prototypes before Express sees them", async () => {
     const app = express();
     app.get('/hello', (req, res) => {
-      res.json({ app: req.app === app, host: req.get('host'), query: req.query, prototypes: Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response });
+      // Express's own request API on objects Node made: the app, a header, the query.
+      res.json({ app: req.app === app, host: req.get('host'), query: req.query });
     });
     const { server, url } = await listening(app);
     // Runs before Express's own listener, when Node has just made the two objects.
@@ -44,12 +47,33 @@ describe('createHttpServer', () => {
       const answer = await fetch(url + path);
       expect(answer.status).toBe(200);
       expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await answer.json()).toEqual({ app: true, host: new URL(url).host, query: { a: path.slice(-1) }, prototypes: true });
+      expect(await answer.json()).toEqual({ app: true, host: new URL(url).host, query: { a: path.slice(-1) } });
     }
-    const closed = await fetch(`${url}/hello`, { headers: { connection: 'close' } });
-    expect((await closed.json()) as unknown).toMatchObject({ prototypes: true });
+    const closed = await fetch(`${url}/hello?a=3`, { headers: { connection: 'close' } });
+    expect(await closed.json()).toEqual({ app: true, host: new URL(url).host, query: { a: '3' } });
     expect(made).toHaveLength(3);
     for (const one of made) expect(one).toEqual({ request: true, response: true, nodeRequest: true, nodeResponse: true });
+  });
+
+  it('is the server npm start runs: Express finds every request and response with its prototypes already', async () => {
+    const running = await start({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: newSeedKey(), LOG_LEVEL: 'silent' });
+    try {
+      // Each request's prototypes when Node has made it, and after Express's listener ran.
+      const seen: { made: object[]; afterExpress: object[] }[] = [];
+      running.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => seen.push({ made: [Object.getPrototypeOf(req), Object.getPrototypeOf(res)], afterExpress: [] }));
+      running.server.on('request', (req: IncomingMessage, res: ServerResponse) => seen.at(-1)!.afterExpress.push(Object.getPrototypeOf(req), Object.getPrototypeOf(res)));
+      for (const path of ['/lookup/country-codes', '/lookup/tokens/cost']) expect((await fetch(`http://127.0.0.1:${running.port}${path}`)).status).toBe(200);
+      expect(seen).toHaveLength(2);
+      for (const { made, afterExpress } of seen) {
+        expect(afterExpress).toHaveLength(2);
+        expect(afterExpress[0]).toBe(made[0]);
+        expect(afterExpress[1]).toBe(made[1]);
+        expect(made[0]).not.toBe(IncomingMessage.prototype);
+        expect(made[1]).not.toBe(ServerResponse.prototype);
+      }
+    } finally {
+      await running.stop();
+    }
   });
 
   it("keeps Node's answers of its own: an unknown route is Express's 404, a malformed request Node's 400", async () => {
