@@ -214,14 +214,24 @@ async function throughput() {
       }
       results.throughput.push({ scenario: scenario.id, label: scenario.label, read: scenario.read, target, result });
     }
-    // Open loop: a fixed offered rate, the latency a partner's CI sees (reads only; bare Express beside ours).
+    // Open loop: a fixed offered rate, the latency a partner's CI sees (reads only). Beside
+    // ours: bare Express (the framework's floor), bare node:http (the machine's) and (f),
+    // node:http computing on each request for as long as ours cost more than bare node:http
+    // in the closed loop just measured. (f) is as costly as ours with none of its variance:
+    // where it misses too, only a lower cost per request can make the target hold here.
     if (scenario.read) {
-      for (const target of ['validated', 'express'] as const) {
-        const child = children.get(target)!;
+      const extraUs = (find(results.throughput, scenario.id, 'validated')?.cpuUsPerRequest ?? NaN) - (find(results.throughput, scenario.id, 'http')?.cpuUsPerRequest ?? NaN);
+      if (extraUs > 0) children.set('costed', await track(startPeer('http', fixtures.get(scenario.id)!, work, extraUs)));
+      else results.notes.push(`${targetLabels.costed} on ${scenario.label}: not measured, ours' and bare node:http's closed-loop CPU per request are not both known`);
+      for (const target of ['validated', 'express', 'http', 'costed'] as const) {
+        const child = children.get(target);
+        if (!child) continue;
         log(`open loop ${options.openRate}/s: ${scenario.label} · ${targetLabels[target]}`);
         const result = await openLoop(child.url, requests, { rate: options.openRate, connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid });
-        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result });
+        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result, ...(target === 'costed' ? { workUs: extraUs } : {}) });
       }
+      await stop(children.get('costed'));
+      children.delete('costed');
     }
     if (profileDir) {
       const child = children.get('validated')!;

@@ -2,7 +2,8 @@
  * The servers compared, each in its own process so none shares an event loop with the
  * load generator: (a) ours validating requests and responses, (b) ours with validation
  * off, (c) Prism mocking the same bundle, (d) a bare Express 5 route and (e) a bare
- * node:http server, both answering the bytes ours answered.
+ * node:http server, both answering the bytes ours answered, and in the open loop (f) that
+ * node:http server computing on each request for as long as ours costs more than it.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { bin, freePort, root, startChild, waitUntilAnswering, type Child } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
 
-export type TargetId = 'validated' | 'unvalidated' | 'prism' | 'express' | 'http';
+export type TargetId = 'validated' | 'unvalidated' | 'prism' | 'express' | 'http' | 'costed';
 
 export const targetLabels: Record<TargetId, string> = {
   validated: '(a) ours, validated',
@@ -18,6 +19,7 @@ export const targetLabels: Record<TargetId, string> = {
   prism: '(c) Prism mock',
   express: '(d) bare Express 5',
   http: '(e) bare node:http',
+  costed: "(f) node:http at ours' cost",
 };
 
 const tsx = ['--import', 'tsx'];
@@ -80,13 +82,15 @@ export async function startPrism(): Promise<Child> {
   return child;
 }
 
-export async function startPeer(kind: 'express' | 'http', fixtures: Fixture[], workDir: string): Promise<Child> {
+/** A peer answering `fixtures`; node:http computes `workUs` µs on each request first (peers/bare-http.ts). */
+export async function startPeer(kind: 'express' | 'http', fixtures: Fixture[], workDir: string, workUs = 0): Promise<Child> {
   const port = await freePort();
   const file = join(workDir, `fixtures-${kind}-${port}.json`);
   writeFileSync(file, JSON.stringify(fixtures));
-  const child = startChild(kind === 'express' ? 'bare Express 5' : 'bare node:http', process.execPath, [...tsx, join(root, 'bench', 'peers', `bare-${kind}.ts`)], {
+  const name = kind === 'express' ? 'bare Express 5' : workUs > 0 ? `node:http computing ${Math.round(workUs)} µs a request` : 'bare node:http';
+  const child = startChild(name, process.execPath, [...tsx, join(root, 'bench', 'peers', `bare-${kind}.ts`)], {
     url: `http://127.0.0.1:${port}`,
-    env: { PORT: String(port), BENCH_FIXTURES: file },
+    env: { PORT: String(port), BENCH_FIXTURES: file, BENCH_WORK_US: String(workUs) },
   });
   await waitUntilAnswering(child, '/', { timeoutMs: 30_000 });
   return child;

@@ -1,8 +1,15 @@
-/** The ceiling on this machine: node:http answering the captured bytes, nothing else. */
+/**
+ * The ceiling on this machine: node:http answering the captured bytes, nothing else.
+ *
+ * With BENCH_WORK_US it first computes for that many µs on each request: a server exactly as
+ * costly as ours, with none of its variance (the open loop's (f), bench/run.ts). What it
+ * reaches at a fixed offered rate is what any server of that cost reaches on this machine.
+ */
 import { createServer } from 'node:http';
 import { port, readFixtures } from './fixtures.ts';
 
 const fixtures = readFixtures();
+const workMs = Number(process.env.BENCH_WORK_US ?? 0) / 1000;
 
 createServer((req, res) => {
   const path = req.url!.split('?', 1)[0]!;
@@ -14,6 +21,8 @@ createServer((req, res) => {
       res.writeHead(404).end();
       return;
     }
+    const until = performance.now() + workMs;
+    while (performance.now() < until);
     res.writeHead(fixture.status, { 'content-type': fixture.contentType, 'content-length': fixture.bytes.length });
     res.end(fixture.bytes);
   });

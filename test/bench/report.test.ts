@@ -98,6 +98,25 @@ describe('bench verdicts', () => {
     expect(renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) })).toContain('| 15.0 ms: misses |');
   });
 
+  it("say what a server as costly as ours, (f), reached on each open-loop target, and what it computed", () => {
+    const label = 'GET /lookup/tokens/cost';
+    const withCosted = (p99: number, extra: Partial<LoadResult> = {}) =>
+      results({ openLoop: [...results().openLoop!, { scenario: 'lookup', label, read: true, target: 'costed', workUs: 633.4, result: run(500, { p99, ...extra }) }] });
+    const holding = withCosted(3);
+    expect(verdictOf(holding, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('3.0 ms: holds');
+    // It misses when late, when it fell behind the offered rate, or when its run had errors.
+    expect(verdictOf(withCosted(26.8), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('26.8 ms: misses');
+    expect(verdictOf(withCosted(3, { requestsPerSecond: 300 }), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('3.0 ms: misses');
+    expect(verdictOf(withCosted(3, { errors: 2 }), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('3.0 ms: misses');
+    // Not measured: the column stays empty, and throughput targets never fill it.
+    expect(verdictOf(results(), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBeUndefined();
+    expect(verdictOf(holding, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.atOurCost).toBeUndefined();
+    const markdown = renderMarkdown({ ...holding, targets: verdicts(holding) });
+    expect(markdown).toContain("| target | measured | verdict | bare Express 5 | at ours' cost |");
+    expect(markdown).toMatch(/\| GET \/lookup\/tokens\/cost: p99 ≤ 5 ms at 500 req\/s, open loop \(SQLite\) \| 4\.0 ms [^|]*\| ✅ holds \| 2\.0 ms: holds \| 3\.0 ms: holds \|/);
+    expect(markdown).toContain("| GET /lookup/tokens/cost | (f) node:http at ours' cost (computes 633 µs a request) | 500 |");
+  });
+
   it('show each scenario\'s CPU profile by origin and top frames', () => {
     const r = results({
       profiles: [
