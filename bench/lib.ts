@@ -323,6 +323,19 @@ export async function openLoop(url: string, requests: LoadRequest[], options: { 
   }
 }
 
+/**
+ * Of one server's rounds of a scenario, the one of median CPU per request (the lower middle
+ * of an even count), or of median req/s when its CPU is unknown: a whole run, so its
+ * figures, profile window included, stay each other's.
+ */
+export function medianRun(runs: LoadResult[]): LoadResult | undefined {
+  const key = (r: LoadResult) => (runs.every((x) => x.cpuUsPerRequest !== undefined) ? r.cpuUsPerRequest! : -r.requestsPerSecond);
+  return [...runs].sort((a, b) => key(a) - key(b))[Math.floor((runs.length - 1) / 2)];
+}
+
+/** What the report shows of each round: its req/s and CPU per request. */
+export const roundOf = (r: LoadResult) => ({ requestsPerSecond: r.requestsPerSecond, cpuUsPerRequest: r.cpuUsPerRequest });
+
 export const percentile = (values: number[], p: number) => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

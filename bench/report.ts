@@ -14,6 +14,8 @@ export interface ThroughputRow {
   result: LoadResult | undefined;
   /** (f) only: the µs it computed on each request, ours' closed-loop CPU per request over bare node:http's. */
   workUs?: number;
+  /** Closed loop: every round measured (`result` is the one of median CPU per request). */
+  rounds?: { requestsPerSecond: number; cpuUsPerRequest: number | undefined }[];
 }
 
 export interface ScalingRow {
@@ -56,7 +58,7 @@ export interface Results {
   machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string; loadBefore: number; loadAfter?: number };
   startedAt: string;
   finishedAt?: string;
-  options: { durationS: number; warmupS: number; connections: number; smallOrders: number; largeOrders: number; openRate?: number };
+  options: { durationS: number; warmupS: number; connections: number; smallOrders: number; largeOrders: number; openRate?: number; rounds?: number };
   throughput: ThroughputRow[];
   /** The read scenarios at a fixed offered rate (`openRate` requests/s over all connections). */
   openLoop?: ThroughputRow[];
@@ -158,7 +160,9 @@ function runLine(results: Results): string {
   return (
     `Run ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), ${m.os}, Node ${m.node}; ` +
     `load average ${fmt(m.loadBefore, 2)} before and ${fmt(m.loadAfter, 2)} after. ` +
-    `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, loopback, autocannon in the bench process and each server in its own.`
+    `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, ` +
+    `${(o.rounds ?? 1) > 1 ? `${o.rounds} closed-loop rounds with every server in turn, each server shown by its round of median CPU per request, ` : ''}` +
+    `loopback, autocannon in the bench process and each server in its own.`
   );
 }
 
@@ -213,17 +217,19 @@ export function renderMarkdown(results: Results): string {
 
   if (results.throughput.length > 0) {
     lines.push(`## Throughput and latency`, '');
-    lines.push(`| scenario | server | req/s | p50 ms | p99 ms | CPU µs/req | (a) ÷ this, req/s | (a) ÷ this, by CPU |`, `|-|-|-:|-:|-:|-:|-:|-:|`);
+    lines.push(`| scenario | server | req/s | p50 ms | p99 ms | CPU µs/req | each round, CPU µs/req | (a) ÷ this, req/s | (a) ÷ this, by CPU |`, `|-|-|-:|-:|-:|-:|-:|-:|-:|`);
     for (const row of results.throughput) {
       const a = find(results, row.scenario, 'validated');
       const r = row.result;
       const x = row.target === 'validated' ? '' : `${fmt(ratio(a?.requestsPerSecond, r?.requestsPerSecond), 2)}×`;
       const byCpu = row.target === 'validated' ? '' : `${fmt(ratio(r?.cpuUsPerRequest, a?.cpuUsPerRequest), 2)}×`;
-      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p99)} | ${fmt(r?.cpuUsPerRequest)} | ${x} | ${byCpu} |`);
+      const rounds = (row.rounds ?? []).map((round) => fmt(round.cpuUsPerRequest)).join(' / ');
+      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p99)} | ${fmt(r?.cpuUsPerRequest)} | ${rounds} | ${x} | ${byCpu} |`);
     }
     lines.push(
       '',
       'The quote + order scenario counts each of its two requests; peers answer the bytes our server answered. ' +
+        'Each server ran every scenario once per round, all servers in turn; its row is its round of median CPU per request, and every round\'s CPU per request is beside it. ' +
         'CPU µs/req is the server process\'s own CPU time per request: on a busy machine it still compares the servers when req/s no longer does ' +
         '("by CPU" is the other server\'s CPU per request over ours, what the req/s ratio would be if both were CPU-bound alone).',
       '',

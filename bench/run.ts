@@ -11,6 +11,8 @@
  *                         validated server restarts for each throughput scenario, its profile
  *                         in <dir>/<scenario>, summarized in bench/results.md (bench/profile.ts)
  *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s evenly spaced (lib.ts openLoop)
+ *   BENCH_ROUNDS=3        closed-loop rounds: each scenario runs on every server in turn this many
+ *                         times, and each server's round of median CPU per request is the one shown
  *   DATABASE_URL=…        the PostgreSQL server for the PostgreSQL scaling run (a database
  *                         is created in it and dropped); without it the bench uses the one
  *                         on BENCH_PG_PORT=55509 if it answers, else starts one there with
@@ -23,7 +25,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { formatApiKey, newKeyId } from '../server/features/apiKeys/rules.ts';
-import { cpuMs, load, median, openLoop, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
+import { cpuMs, load, median, medianRun, openLoop, roundOf, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
 import { profileIn, summarizeProfile } from './profile.ts';
 import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow, type ThroughputRow } from './report.ts';
@@ -44,6 +46,8 @@ const options = {
   scalingMs: Number(env.BENCH_SCALING_MS ?? 3000),
   /** Open loop: the offered rate of a partner's CI or a modest load test (issue 17). */
   openRate: Number(env.BENCH_OPEN_RATE ?? 500),
+  /** A machine whose speed drifts within minutes moves one 5 s run of a server by a third; rounds in turn cancel it. */
+  rounds: Math.max(1, Math.round(Number(env.BENCH_ROUNDS ?? 3))),
   profile: env.BENCH_PROFILE,
   sections: new Set((env.BENCH_ONLY ?? 'footprint,throughput,scaling,webhooks,generate').split(',').map((s) => s.trim())),
 };
@@ -61,7 +65,7 @@ const results: Results = {
     loadBefore: loadavg()[0]!,
   },
   startedAt: new Date().toISOString(),
-  options: { durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, smallOrders: options.smallOrders, largeOrders: options.largeOrders, openRate: options.openRate },
+  options: { durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, smallOrders: options.smallOrders, largeOrders: options.largeOrders, openRate: options.openRate, rounds: options.rounds },
   throughput: [],
   openLoop: [],
   profiles: [],
@@ -200,19 +204,26 @@ async function throughput() {
       mkdirSync(profileDir, { recursive: true });
       children.set('validated', await ours({ engine: 'sqlite', dataDir: validatedDir }, identity, true, profileDir));
     }
+    // Every server takes its turn in each round, so a drift of the machine's speed falls on
+    // all of them alike; each is then shown by its round of median CPU per request.
+    const rounds = new Map<TargetId, LoadResult[]>();
     for (const target of targets) {
-      const child = children.get(target)!;
-      const check = await capture(child.url, requests);
-      let result: LoadResult | undefined;
-      if (!check.statuses.every((s) => s >= 200 && s < 300)) {
-        results.notes.push(`${targetLabels[target]} on ${scenario.label}: answered ${check.statuses.join(', ')}; not measured`);
-      } else {
-        log(`throughput: ${scenario.label} · ${targetLabels[target]}`);
+      const check = await capture(children.get(target)!.url, requests);
+      if (check.statuses.every((s) => s >= 200 && s < 300)) rounds.set(target, []);
+      else results.notes.push(`${targetLabels[target]} on ${scenario.label}: answered ${check.statuses.join(', ')}; not measured`);
+    }
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const [target, runs] of rounds) {
+        const child = children.get(target)!;
+        log(`throughput: ${scenario.label} · ${targetLabels[target]} (round ${round} of ${options.rounds})`);
         const rss = target === 'validated' ? sampleRss(child.process.pid) : undefined;
-        result = await load(child.url, requests, { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid });
+        runs.push(await load(child.url, requests, { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid }));
         if (rss) peak = Math.max(peak, rss.stop());
       }
-      results.throughput.push({ scenario: scenario.id, label: scenario.label, read: scenario.read, target, result });
+    }
+    for (const target of targets) {
+      const runs = rounds.get(target);
+      results.throughput.push({ scenario: scenario.id, label: scenario.label, read: scenario.read, target, result: runs && medianRun(runs), ...(runs ? { rounds: runs.map(roundOf) } : {}) });
     }
     // Open loop: a fixed offered rate, the latency a partner's CI sees (reads only). Beside
     // ours: bare Express (the framework's floor), bare node:http (the machine's) and (f),

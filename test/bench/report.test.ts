@@ -1,6 +1,6 @@
 /** The bench's verdicts: a target holds only on a clean measurement, and every target is printed. */
 import { describe, expect, it } from 'vitest';
-import type { LoadResult } from '../../bench/lib.ts';
+import { medianRun, type LoadResult } from '../../bench/lib.ts';
 import { readmeMarkers, renderMarkdown, verdicts, withBenchSummary, type Results } from '../../bench/report.ts';
 import { timeOrderedId } from '../../bench/seed.ts';
 
@@ -140,6 +140,23 @@ describe('bench verdicts', () => {
     expect(markdown).toContain('400 µs of sampled CPU per request (100 requests). By origin: native 300 µs (75 %), server 100 µs (25 %).');
     expect(markdown).toContain('| 100.0 | 25.0 % | native | `writev` |');
     expect(markdown).toContain('## Open loop: 500 requests/s offered');
+  });
+
+  it("show each server by its round of median CPU per request, with every round's beside it", () => {
+    const rounds = [run(5000, { cpuUsPerRequest: 210 }), run(7000, { cpuUsPerRequest: 140 }), run(6000, { cpuUsPerRequest: 160 })];
+    expect(medianRun(rounds)).toBe(rounds[2]);
+    // An even count takes the lower middle; without CPU figures, the median req/s.
+    expect(medianRun(rounds.slice(0, 2))).toBe(rounds[1]);
+    const blind = rounds.map((r) => ({ ...r, cpuUsPerRequest: undefined }));
+    expect(medianRun(blind)).toBe(blind[2]);
+    expect(medianRun([])).toBeUndefined();
+    const r = results({ options: { ...results().options, rounds: 3 } });
+    r.throughput[0] = { ...r.throughput[0]!, result: medianRun(rounds), rounds: rounds.map((x) => ({ requestsPerSecond: x.requestsPerSecond, cpuUsPerRequest: x.cpuUsPerRequest })) };
+    const markdown = renderMarkdown({ ...r, targets: verdicts(r) });
+    expect(markdown).toContain('| GET /lookup/tokens/cost | (a) ours, validated | 6,000 | 2 | 8 | 160 | 210 / 140 / 160 |  |  |');
+    expect(markdown).toContain('3 closed-loop rounds with every server in turn, each server shown by its round of median CPU per request');
+    // The verdict compares the rounds shown: 6,000 req/s over Prism's 1,000.
+    expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.measured).toBe('6.00× (by CPU 6.25×)');
   });
 
   it('put the machine and every verdict in the README between its markers, and leave the rest as it was', () => {
