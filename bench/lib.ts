@@ -329,8 +329,9 @@ export async function openLoop(url: string, requests: LoadRequest[], options: { 
  * figures, profile window included, stay each other's.
  */
 export function medianRun(runs: LoadResult[]): LoadResult | undefined {
-  const key = (r: LoadResult) => (runs.every((x) => x.cpuUsPerRequest !== undefined) ? r.cpuUsPerRequest! : -r.requestsPerSecond);
-  return [...runs].sort((a, b) => key(a) - key(b))[Math.floor((runs.length - 1) / 2)];
+  const byCpu = runs.every((r) => r.cpuUsPerRequest !== undefined);
+  const cost = (r: LoadResult) => (byCpu ? r.cpuUsPerRequest! : -r.requestsPerSecond);
+  return [...runs].sort((a, b) => cost(a) - cost(b))[Math.floor((runs.length - 1) / 2)];
 }
 
 /** What the report shows of each round: its req/s and CPU per request. */

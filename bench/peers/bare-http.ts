@@ -1,15 +1,24 @@
 /**
  * The ceiling on this machine: node:http answering the captured bytes, nothing else.
  *
- * With BENCH_WORK_US it first computes for that many µs on each request: a server exactly as
- * costly as ours, with none of its variance (the open loop's (f), bench/run.ts). What it
- * reaches at a fixed offered rate is what any server of that cost reaches on this machine.
+ * With BENCH_WORK_US it first computes for that many µs of CPU on each request: a server
+ * exactly as costly as ours, with none of its variance (the open loop's (f), bench/run.ts).
+ * What it reaches at a fixed offered rate is what any server of that cost reaches here.
  */
 import { createServer } from 'node:http';
 import { port, readFixtures } from './fixtures.ts';
 
 const fixtures = readFixtures();
-const workMs = Number(process.env.BENCH_WORK_US ?? 0) / 1000;
+const workUs = Number(process.env.BENCH_WORK_US ?? 0);
+/** Spends `workUs` of this process's CPU time (what ours' cost is counted in), not of wall time: descheduled, it computes on. */
+function compute() {
+  if (workUs <= 0) return;
+  const start = process.cpuUsage();
+  for (let used = 0; used < workUs; ) {
+    const spent = process.cpuUsage(start);
+    used = spent.user + spent.system;
+  }
+}
 
 createServer((req, res) => {
   const path = req.url!.split('?', 1)[0]!;
@@ -21,8 +30,7 @@ createServer((req, res) => {
       res.writeHead(404).end();
       return;
     }
-    const until = performance.now() + workMs;
-    while (performance.now() < until);
+    compute();
     res.writeHead(fixture.status, { 'content-type': fixture.contentType, 'content-length': fixture.bytes.length });
     res.end(fixture.bytes);
   });

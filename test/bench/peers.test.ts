@@ -32,7 +32,7 @@ describe('the bench node:http peer', () => {
     expect((await fetch(`${peer.url}/organization/a/orders`)).status).toBe(404);
   });
 
-  it('computes for the given µs on each request before answering: wall time and CPU time both', { timeout: testBudget }, async () => {
+  it('computes for the given µs of CPU on each request before answering', { timeout: testBudget }, async () => {
     const workUs = 20_000;
     const peer = await startPeer('http', [fixture], work, workUs);
     started.push(peer);
@@ -44,8 +44,8 @@ describe('the bench node:http peer', () => {
       expect(await answer.text()).toBe(fixture.body);
       expect(performance.now() - sent).toBeGreaterThanOrEqual(workUs / 1000);
     }
-    // 200 ms of computing. On a machine shared with other tests it may get as little as a
-    // fraction of a core, but a peer that waited would use next to none.
-    expect(cpuMs(peer.process.pid)! - cpuBefore).toBeGreaterThanOrEqual((requests * workUs) / 1000 / 4);
+    // 200 ms of CPU, however busy the machine: the peer counts its own CPU time, not the
+    // clock's. A peer that waited would use next to none. (/proc counts in 10 ms ticks.)
+    expect(cpuMs(peer.process.pid)! - cpuBefore).toBeGreaterThanOrEqual((requests * workUs) / 1000 - 20);
   });
 });
