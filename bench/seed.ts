@@ -52,6 +52,52 @@ const customerIdsOf = (partnerId: string, customers: number) =>
 
 const copyMs = (templateMs: number, index: number) => templateMs - (index + 1) * 10;
 
+/**
+ * A copy's stored body (features/orders/presenters.ts `orderBody`): the template's, with the
+ * members a copy changes replaced, each one the JSON member text `"name":"value"` found once
+ * in the template's body. The template is a `created` order as the server stored it, and a
+ * copy differs from it only in these members, so the copy's body and tag are what the server
+ * would store for the copy's columns.
+ */
+type Copy = { id: string; quote_id: string; organization_id: string; at: string };
+const copied: [member: string, template: (order: Row) => unknown, copy: keyof Copy][] = [
+  ['id', (o) => o.id, 'id'],
+  ['quoteId', (o) => o.quote_id, 'quote_id'],
+  ['organizationId', (o) => o.organization_id, 'organization_id'],
+  ['createdAt', (o) => o.created_at, 'at'],
+  ['updatedAt', (o) => o.updated_at, 'at'],
+];
+const memberText = (name: string, value: string) => `${JSON.stringify(name)}:${JSON.stringify(value)}`;
+
+/** The template's body and each copied member's text in it. */
+function templateBody(order: Row): { body: string; members: string[] } {
+  const { body, status } = order;
+  if (typeof body !== 'string' || status !== 'created') throw new Error(`template order ${String(order.id)} is not a created order with a stored body`);
+  const members = copied.map(([name, value]) => {
+    const text = memberText(name, String(value(order)));
+    if (body.split(text).length !== 2) throw new Error(`template order ${String(order.id)}: ${text} is not in its body exactly once`);
+    return text;
+  });
+  return { body, members };
+}
+
+function copiedBody(order: Row) {
+  const { body, members } = templateBody(order);
+  return (copy: Copy) => members.reduce((text, member, i) => text.replace(member, memberText(copied[i]![0], copy[copied[i]![2]])), body);
+}
+
+/** The same in SQL, each copy value an SQL expression (uuids and timestamps: nothing to escape); the texts become parameters. */
+function copiedBodySql(order: Row, copy: Copy, params: unknown[]) {
+  const { body, members } = templateBody(order);
+  params.push(body);
+  let text = `$${params.length}::text`;
+  for (const [i, member] of members.entries()) {
+    params.push(member);
+    text = `replace(${text}, $${params.length}::text, '"${copied[i]![0]}":"' || ${copy[copied[i]![2]]} || '"')`;
+  }
+  return text;
+}
+
 /** Numbers every order and customer in its lists again (see above). */
 const renumbering = [...listPositionStatements('organizations.children'), ...orderPositionStatements()];
 
@@ -87,6 +133,7 @@ function seedSqlite(dataDir: string, plan: SeedPlan) {
     const deadline = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
     const owners = [plan.partnerId, ...customerIds];
     const templateMs = Date.parse(order.created_at as string);
+    const bodyOf = copiedBody(order);
     db.transaction(() => {
       for (const [i, id] of customerIds.entries()) {
         const at = new Date(Date.parse(partner.created_at as string) + i + 1).toISOString();
@@ -109,6 +156,7 @@ function seedSqlite(dataDir: string, plan: SeedPlan) {
         o.organization_id = organizationId;
         o.created_at = at;
         o.updated_at = at;
+        o.body = bodyOf({ id: o.id as string, quote_id: q.id as string, organization_id: organizationId, at });
         insertOrder.run(o);
       }
       for (const statement of renumbering) db.exec(statement);
@@ -177,7 +225,9 @@ async function seedPostgres(url: string, plan: SeedPlan) {
       const orderRow = { ...order, status: 'created', funding_deadline: deadline, settle_at: null };
       // Positions (integers) are numbered after copying, with the other orders.
       const positions = { partner_id: 'NULL', partner_position: 'NULL', cover_position: 'NULL', organization_position: 'NULL' };
-      const orderValues = valuesOf(orderRow, { id: id('b'), quote_id: id('a'), organization_id: owner, created_at: at, updated_at: at, ...positions }, orderParams);
+      const copy = { id: id('b'), quote_id: id('a'), organization_id: owner, at };
+      const body = copiedBodySql(order, copy, orderParams);
+      const orderValues = valuesOf(orderRow, { ...copy, created_at: at, updated_at: at, ...positions, body }, orderParams);
       await client.query(`INSERT INTO orders (${Object.keys(orderRow).join(', ')}) SELECT ${orderValues.join(', ')} FROM ${series}`, orderParams);
     }
     for (const statement of renumbering) await client.query(statement);

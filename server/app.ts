@@ -14,6 +14,9 @@ import { Problem, validationError } from './shared/problems.ts';
 import { refusedParameters, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
+import { StoredPage } from './shared/storedPage.ts';
+import { listedItemSchema, refusal, responseSchema, schemaValidator } from './shared/contractSchemas.ts';
+import type { ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
 
@@ -102,7 +105,7 @@ export function createApp(services: Services, handlers: Handlers) {
     const handler = handlers[operation.operationId as ServedOperationId] as Handler<ServedOperationId> | undefined;
     if (!handler) throw new Error(`no handler for operation ${operation.operationId} (${operation.method.toUpperCase()} ${operation.path})`);
     const limited = config.rateLimitReadsPerSecond > 0 && operation.method === 'get' && !operation.isPublic && surfaceOf(operation.path) === 'v2';
-    const served = serve(services, handler);
+    const served = serve(services, handler, operation);
     if (!limited) routes.set(operation.operationId, served);
     else {
       const limit = limitReadsOf(services);
@@ -190,6 +193,35 @@ interface LooseReply {
 /** `/organization/{organizationId}/order/{id}` → `/organization/:organizationId/order/:id` */
 export const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
+/**
+ * The response validator sees only what goes through `res.json`; a stored page is sent as
+ * text, its items checked when they were stored (shared/storedPage.ts). Here the rest of it
+ * is checked as the validator would check the whole (with response validation on, the
+ * default): its members against the operation's response schema for the status, and its items'
+ * schema against the one that response lists. A page that fails is not sent: the error handler
+ * answers the 500 `internal error`, as for any refused answer.
+ */
+function storedPageCheck(services: Services, operation: ContractOperation) {
+  const { document } = services.contract;
+  // Per documented status, found and compiled on the first page answered with it.
+  const byStatus = new Map<number, { listed: string | undefined; validate: ReturnType<typeof schemaValidator> }>();
+  return (status: number, page: StoredPage<unknown>) => {
+    if (!services.config.validateResponses) return;
+    let check = byStatus.get(status);
+    if (!check) {
+      const pointer = responseSchema(operation.path, operation.method, status);
+      check = { listed: listedItemSchema(document, pointer), validate: schemaValidator(document, pointer) };
+      byStatus.set(status, check);
+    }
+    if (check.listed !== page.itemSchema) {
+      throw new Error(`response to ${operation.operationId} (${status}) lists ${check.listed ?? 'no component schema'}, not the stored ${page.itemSchema} bodies it was given`);
+    }
+    if (!check.validate(page.envelope())) {
+      throw new Error(`response to ${operation.operationId} (${status}) does not match its schema: ${refusal(check.validate)}`);
+    }
+  };
+}
+
 /** v2 reads count against their organization's rate limit (server/features/rateLimits/useCases.ts). */
 function limitReadsOf(services: Services) {
   return (req: Request, _res: Response, next: NextFunction) => {
@@ -205,7 +237,8 @@ function limitReadsOf(services: Services) {
   };
 }
 
-function serve(services: Services, handler: Handler<ServedOperationId>) {
+function serve(services: Services, handler: Handler<ServedOperationId>, operation: ContractOperation) {
+  const checkPage = storedPageCheck(services, operation);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const caller = (req as Request & { caller: Caller }).caller;
@@ -222,7 +255,10 @@ function serve(services: Services, handler: Handler<ServedOperationId>) {
       res.status(reply.status);
       if (reply.headers) res.set(reply.headers);
       if (reply.body === undefined) res.end();
-      else if (reply.type) res.type(reply.type).send(reply.body);
+      else if (reply.body instanceof StoredPage) {
+        checkPage(reply.status, reply.body);
+        res.type('application/json').send(reply.body.text());
+      } else if (reply.type) res.type(reply.type).send(reply.body);
       else res.json(reply.body);
     } catch (error) {
       next(error);

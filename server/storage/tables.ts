@@ -141,6 +141,10 @@ export interface OrdersTable {
   cover_position: number | null;
   /** Position in GET /orders?organizationId. */
   organization_position: number | null;
+  /** The Order as GET /orders lists it, JSON checked against the contract when written (160-stored-order-bodies). */
+  body: string | null;
+  /** The contract and presenter `body` was made by (features/orders/presenters.ts `orderBodyTag`). */
+  body_tag: string | null;
   created_at: string;
   updated_at: string;
 }

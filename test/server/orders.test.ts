@@ -522,6 +522,40 @@ describe('GET /orders', () => {
     expect(await ids({ pageNumber: 5 })).toEqual([]);
   });
 
+  it("answers each order's stored body: the order as GET shows it, in the bytes res.json would send for the page", async () => {
+    const customer = await createCustomer(h.server);
+    await approve(h.server, customer);
+    const a = await h.order('onramp');
+    const b = await h.order('swap', { org: customer });
+    expectStatus(await h.cancel(a.id), 200);
+    // Straight to the server (not through test:prism's proxy), to see its own bytes.
+    const answer = await h.server.sendRaw('GET', '/orders?pageSize=2', { verbatimPath: true });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const page = answer.json_ as { items: Order[] };
+    expect(answer.text_).toBe(JSON.stringify(page));
+    expect(Object.keys(page)).toEqual(['items', 'totalItems', 'pageSize', 'pageNumber', 'totalPages']);
+    // The cancel rewrote a's body with its status.
+    expect(page.items).toEqual([await h.get(b.id, customer), await h.get(a.id)]);
+    expect(page.items[1]!.status).toBe('canceled');
+  });
+
+  it('presents from its columns an order whose body another contract or presenter stored, or stored before bodies were', async () => {
+    const a = await h.order('onramp');
+    const b = await h.order('offramp');
+    const c = await h.order('onramp');
+    const { db } = h.server.services.storage;
+    await db.updateTable('orders').set({ body: '{"id":"made by another presenter"}', body_tag: 'another contract' }).where('id', '=', a.id).execute();
+    await db.updateTable('orders').set({ body: null, body_tag: null }).where('id', '=', b.id).execute();
+    const page = expectStatus(await list({ pageSize: 3 }), 200);
+    expect(page.items).toEqual([await h.get(c.id), await h.get(b.id), await h.get(a.id)]);
+    // A read changes nothing stored: the next change of the order stores its body again.
+    expect(await db.selectFrom('orders').select(['body', 'body_tag']).where('id', '=', b.id).executeTakeFirst()).toEqual({ body: null, body_tag: null });
+    expectStatus(await h.cancel(b.id), 200);
+    const stored = await db.selectFrom('orders').select(['body']).where('id', '=', b.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.body!)).toEqual(await h.get(b.id));
+  });
+
   it('is not-found for an organization the key cannot act for, invalid-request for a bad page size', async () => {
     expectProblem(await list({ organizationId: crypto.randomUUID() }), 404, 'not-found');
     expectProblem(await list({ pageSize: 101 }), 400, 'invalid-request');

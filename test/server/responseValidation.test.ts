@@ -6,9 +6,13 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../client/index.ts';
 import { Problem } from '../../server/shared/problems.ts';
+import { StoredPage } from '../../server/shared/storedPage.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+
+type Order = Schema<'Order'>;
 
 describe('an answer that breaks the contract', () => {
   let server: TestServer;
@@ -98,5 +102,60 @@ describe('an error answer that breaks the contract', () => {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+/**
+ * A stored page (GET /orders: each order's body, checked against Order when it was stored) is
+ * sent as text, past the response validator's `res.json` hook. What the page adds to its items
+ * is checked instead against the operation's response schema, and its items' schema against
+ * the one the response lists: a page that breaks either is the same 500 and the same log line.
+ */
+describe('a stored page that breaks the contract', () => {
+  let server: TestServer;
+  const meta = { totalItems: 0, pageSize: 30, pageNumber: 0, totalPages: 0 };
+  beforeAll(async () => {
+    server = await startTestServer({
+      handlers: {
+        // PageMeta's counts are at least 0.
+        listOrders: () => ({ status: 200, body: new StoredPage<Order>('Order', [], { ...meta, totalItems: -1 }) }),
+        // A page of stored Order bodies where the operation lists quotes.
+        listQuotes: () => ({ status: 200, body: new StoredPage<Order>('Order', [], meta) as never }),
+      },
+    });
+  });
+  afterAll(() => server?.close());
+
+  const refused = async (path: string) => {
+    const answer = await server.sendRaw('GET', path);
+    const problem = expectProblem(answer, 500, 'internal-error');
+    const logged = server.logs.map((line) => JSON.parse(line) as { msg: string; instance?: string; path?: string; err?: { message?: string } }).filter((line) => line.msg === 'internal error');
+    expect(logged.filter((line) => line.instance === problem.instance)).toHaveLength(1);
+    return logged.find((line) => line.instance === problem.instance)!.err?.message;
+  };
+
+  it('is a 500 internal-error with one log line when its members break the page schema', async () => {
+    expect(await refused('/orders')).toMatch(/^response to listOrders \(200\) does not match its schema: \/totalItems must be >= 0/);
+  });
+
+  it('is a 500 internal-error with one log line when the operation lists items of another schema', async () => {
+    expect(await refused(`/organization/${server.partnerId}/quotes`)).toMatch(/^response to listQuotes \(200\) lists Quote, not the stored Order bodies/);
+  });
+});
+
+describe('with response validation off', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { RAMP_VALIDATE_RESPONSES: 'false' },
+      handlers: { listOrders: () => ({ status: 200, body: new StoredPage<Order>('Order', [], { totalItems: -1, pageSize: 30, pageNumber: 0, totalPages: 0 }) }) },
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('sends a stored page unchecked, as res.json sends any other answer', async () => {
+    const answer = await server.sendRaw('GET', '/orders', { verbatimPath: true });
+    expect(answer.status).toBe(200);
+    expect(answer.text_).toBe('{"items":[],"totalItems":-1,"pageSize":30,"pageNumber":0,"totalPages":0}');
   });
 });

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/storage/database.ts';
 import { migrations } from '../../server/storage/migrations/index.ts';
 import { orderViewColumns, ordersRepository, type NewOrderRow } from '../../server/features/orders/repository.ts';
+import { orderBody, orderBodyTag, presentOrder } from '../../server/features/orders/presenters.ts';
+import { loadContract } from '../../server/shared/contract.ts';
 import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
 import { paymentAccountsRepository } from '../../server/features/paymentAccounts/repository.ts';
 import { countOf, pageRange } from '../../server/storage/positions.ts';
@@ -23,6 +25,7 @@ import { webhooksRepository } from '../../server/features/webhooks/repository.ts
 import { explain } from '../support/plans.ts';
 import { openedTestStorage, testDatabase } from '../support/storage.ts';
 
+const { document } = loadContract();
 const at = (minute: number, ms = 0) => new Date(Date.UTC(2026, 0, 1, 0, minute) + ms).toISOString();
 const org = (o: Partial<NewOrganization> & { now: string }): NewOrganization => ({
   id: randomUUID(), parentId: null, type: 'business', displayName: 'Org', keySalt: 'salt', ...o,
@@ -47,7 +50,7 @@ async function addOrder(db: Db, organizationId: string, now: string) {
   const quote = quoteRow(organizationId, now);
   await db.insertInto('quotes').values(quote).execute();
   const owner = await db.selectFrom('organizations').select(['id', 'parent_id']).where('id', '=', organizationId).executeTakeFirstOrThrow();
-  return (await ordersRepository(db).insert(orderRow(organizationId, quote.id, now), owner))!;
+  return (await ordersRepository(db).insert(orderRow(organizationId, quote.id, now), owner, (row) => orderBody(document, row)))!;
 }
 function paymentAccountRow(organizationId: string, now: string) {
   return {
@@ -154,24 +157,25 @@ describe('list positions', () => {
       expect(await countOf(opened.storage.db, 'orders.covers', child)).toBe(20);
       const childList = await ordersRepository(opened.storage.db).page({ partnerId: child, parentId: partner }, { size: 100, number: 0 });
       const newestFirst = orders.filter((o) => o.organization_id !== partner).sort((a, b) => b.created_at.localeCompare(a.created_at) || (b.id < a.id ? -1 : 1));
-      expect(childList.items.map((o) => o.created_at)).toEqual(newestFirst.map((o) => o.created_at));
+      expect(childList.items.map((o) => JSON.parse(o.body!).createdAt)).toEqual(newestFirst.map((o) => o.created_at));
       expect(new Set(childList.items.map((o) => o.id))).toEqual(new Set(newestFirst.map((o) => o.id)));
     } finally {
       if (other !== opened.storage) await other.close();
     }
   });
 
-  it("reads of getOrder and GET /orders take only the columns the contract's Order shows", async () => {
+  it("getOrder reads only the columns the contract's Order shows, and GET /orders only each order's stored body", async () => {
     const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
     const stored = await addOrder(opened.storage.db, partner, at(3));
-    const shown = [...orderViewColumns].sort();
     const expected = Object.fromEntries(orderViewColumns.map((column) => [column, stored[column]]));
+    // The body is the order as presented from the row as stored, made by this contract and presenter.
+    const listed = { id: stored.id, body: JSON.stringify(presentOrder(stored)), body_tag: orderBodyTag(document) };
     const orders = ordersRepository(opened.storage.db);
     for (const page of [await orders.page({ partnerId: partner, parentId: null }, { size: 30, number: 0 }), await orders.page({ organizationId: partner }, { size: 30, number: 0 })]) {
-      expect(Object.keys(page.items[0]!).sort()).toEqual(shown);
-      expect(page.items).toEqual([expected]);
+      expect(page.items).toEqual([listed]);
     }
     expect(await orders.find(partner, stored.id)).toEqual(expected);
+    expect(await orders.views([stored.id])).toEqual([expected]);
   });
 
   it('leaves the counters exactly as they were when a unique index refuses the row', async () => {
@@ -195,7 +199,7 @@ describe('list positions', () => {
     const quote = quoteRow(partner, at(2));
     await opened.storage.db.insertInto('quotes').values(quote).execute();
     const row = orderRow(partner, quote.id, at(2));
-    await expect(ordersRepository(opened.storage.db).insert(row, { id: child.id, parent_id: child.parent_id })).rejects.toThrow(`order ${row.id} belongs to ${partner}, not ${child.id}`);
+    await expect(ordersRepository(opened.storage.db).insert(row, { id: child.id, parent_id: child.parent_id }, (r) => orderBody(document, r))).rejects.toThrow(`order ${row.id} belongs to ${partner}, not ${child.id}`);
     expect(await opened.storage.db.selectFrom('orders').select('id').where('id', '=', row.id).execute()).toEqual([]);
     expect(await opened.storage.db.selectFrom('list_counters').select('list').where('list', 'like', 'orders.%').where('scope', 'in', [partner, child.id]).execute()).toEqual([]);
   });

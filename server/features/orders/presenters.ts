@@ -1,6 +1,8 @@
 /** The v2 order exactly as `getOrder` returns it and `orderUpdated` carries it. */
+import { createHash } from 'node:crypto';
+import { componentSchema, refusal, schemaValidator } from '../../shared/contractSchemas.ts';
 import type { components } from '../../../generated/types/ramp.ts';
-import type { OrderView } from './repository.ts';
+import type { OrderBody, OrderView } from './repository.ts';
 
 type Schemas = components['schemas'];
 type Order = Schemas['Order'];
@@ -34,3 +36,68 @@ export function presentOrder(row: OrderView): Order {
   order.updatedAt = row.updated_at;
   return order;
 }
+
+/**
+ * An order's body as GET /orders lists it, stored with the order whenever it is written
+ * (repository.ts `insert`, useCases.ts `changeOrder`): the list then sends the stored text of
+ * each order instead of reading its columns, presenting, checking and serializing it on every
+ * request (a 30-order page did all four 30 times). The text is checked against the contract's
+ * Order schema before it is stored, as the response validator checks every other answer, and
+ * breaking it fails the write with the same `internal error` as a refused answer.
+ */
+export function orderBody(document: object, row: OrderView): OrderBody {
+  const order = presentOrder(row);
+  const validate = schemaValidator(document, componentSchema('Order'));
+  if (!validate(order)) {
+    throw new Error(`the stored response body of order ${row.id} does not match the contract's Order schema: ${refusal(validate)}`);
+  }
+  return { body: JSON.stringify(order), body_tag: orderBodyTag(document) };
+}
+
+/**
+ * What a stored body was made by: a hash of the contract's schemas and of what presentOrder
+ * makes of one row of each kind it presents differently. A server whose contract or presenter
+ * differs has another tag, and lists an order stored with the old one from its columns
+ * (useCases.ts `listOrders`), so an upgrade never serves a body made by the code it replaced.
+ */
+export function orderBodyTag(document: object): string {
+  let tag = tags.get(document);
+  if (tag === undefined) {
+    const schemas = (document as { components?: { schemas?: unknown } }).components?.schemas;
+    tag = createHash('sha256').update(JSON.stringify(schemas)).update(JSON.stringify(probeRows.map(presentOrder))).digest('base64url').slice(0, 22);
+    tags.set(document, tag);
+  }
+  return tag;
+}
+
+const tags = new WeakMap<object, string>();
+
+const probe: OrderView = {
+  id: '00000000-0000-4000-8000-000000000001',
+  status: 'created',
+  organization_id: '00000000-0000-4000-8000-000000000002',
+  quote_id: '00000000-0000-4000-8000-000000000003',
+  type: 'onramp',
+  source_asset: 'MXN',
+  target_asset: 'USDC',
+  source_amount: '100.00',
+  target_amount: '5.00',
+  payment_account_id: null,
+  wallet_address: 'probe-wallet',
+  funding_instructions: JSON.stringify({ destination: { type: 'spei', clabe: '002010077777777771', bankName: 'b', beneficiaryName: 'n', reference: '1' }, amount: '100.00', asset: 'MXN', expiresAt: '2026-01-01T00:30:00.000Z' }),
+  failure_code: null,
+  failure_message: null,
+  authorization_id: null,
+  authorization_message: null,
+  authorization_expires_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:01.000Z',
+};
+
+/** One row of each kind presentOrder presents differently: funded by transfer, awaiting authorization, failed, paid out to an account. */
+const probeRows: OrderView[] = [
+  probe,
+  { ...probe, type: 'offramp', funding_instructions: null, authorization_id: '00000000-0000-4000-8000-000000000004', authorization_message: 'sign', authorization_expires_at: '2026-01-01T00:30:00.000Z' },
+  { ...probe, status: 'failed', failure_code: 'payoutRejected', failure_message: 'rejected' },
+  { ...probe, status: 'completed', type: 'offramp', payment_account_id: '00000000-0000-4000-8000-000000000005', failure_code: 'ignored' },
+];

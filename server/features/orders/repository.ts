@@ -20,9 +20,20 @@ export const orderViewColumns = [
   'created_at', 'updated_at',
 ] as const satisfies readonly (keyof OrderRow)[];
 export type OrderView = Pick<OrderRow, (typeof orderViewColumns)[number]>;
+/** An order's stored body and its tag, as presenters.ts `orderBody` makes them. */
+export interface OrderBody {
+  body: string;
+  body_tag: string;
+}
 type Positions = 'partner_id' | 'partner_position' | 'cover_position' | 'organization_position';
-/** A row before insert: its partner and list positions are found then. */
-export type NewOrderRow = Omit<OrderRow, Positions>;
+/** A row before insert: its partner, list positions and stored body are found then. */
+export type NewOrderRow = Omit<OrderRow, Positions | keyof OrderBody>;
+/**
+ * What GET /orders reads of each order: its stored body (presenters.ts `orderBody`) with the
+ * tag it was made with, and its id to present it from its columns when that tag is not current.
+ */
+export type ListedOrder = Pick<OrderRow, 'id' | 'body' | 'body_tag'>;
+const listedColumns = ['id', 'body', 'body_tag'] as const satisfies readonly (keyof OrderRow)[];
 
 /**
  * Whose GET /orders lists these: all the orders of an organization and of its direct
@@ -57,9 +68,11 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
      * the winner right after. The
      * order takes its positions in the lists of its partner (the organization itself at the
      * top, else its parent), of its own organization when that has a parent, and of
-     * GET /orders?organizationId; counters of ancestors first (storage/positions.ts).
+     * GET /orders?organizationId; counters of ancestors first (storage/positions.ts). Its
+     * stored body is made by `bodyOf` from the row as stored (its `created_at` is known only
+     * once its positions are taken).
      */
-    async insert(row: NewOrderRow, owner: Pick<OrganizationRow, 'id' | 'parent_id'>): Promise<OrderRow | undefined> {
+    async insert(row: NewOrderRow, owner: Pick<OrganizationRow, 'id' | 'parent_id'>, bodyOf: (row: OrderRow) => OrderBody): Promise<OrderRow | undefined> {
       // The owner comes from the caller, who has read it (an organization's parent never
       // changes): the transaction's first statement is then the counter's write, which
       // SQLite never has to upgrade a read to.
@@ -68,15 +81,20 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
       if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
       lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
-      const unplaced: OrderRow = { ...row, partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null };
+      const unplaced: OrderRow = { ...row, partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null, body: null, body_tag: null };
       return insertWithPositions(db, unplaced, lists, async (tx, r) => {
+        // `r` is the row insertWithPositions answers: it answers the body too.
+        Object.assign(r, bodyOf(r));
         const inserted = await insertCompiled(tx, 'orders.insert', r, (r) => tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()));
         return inserted > 0;
       });
     },
 
-    /** Writes the changes only if the status is still `from`; false when it moved meanwhile. */
-    async updateFrom(id: string, from: OrderRow['status'], changes: Partial<Omit<OrderRow, 'id'>>): Promise<boolean> {
+    /**
+     * Writes the changes only if the status is still `from`; false when it moved meanwhile. The
+     * changes carry the order's body as changed (presenters.ts `orderBody`).
+     */
+    async updateFrom(id: string, from: OrderRow['status'], changes: Partial<Omit<OrderRow, 'id'>> & OrderBody): Promise<boolean> {
       const result = await db.updateTable('orders').set(changes).where('id', '=', id).where('status', '=', from).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
@@ -86,14 +104,14 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
      * organization with a parent finds its own orders by `cover_position` and its children's
      * by `partner_position`: two index ranges, one numbering.
      */
-    async page(scope: OrdersScope, page: { size: number; number: number }): Promise<{ items: OrderView[]; total: number }> {
+    async page(scope: OrdersScope, page: { size: number; number: number }): Promise<{ items: ListedOrder[]; total: number }> {
       if ('organizationId' in scope) {
-        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position', columns: orderViewColumns } as const;
+        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position', columns: listedColumns } as const;
         return positionPage(db, listed, page, 'desc');
       }
       const { partnerId } = scope;
       if (scope.parentId === null) {
-        const listed = { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position', columns: orderViewColumns } as const;
+        const listed = { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position', columns: listedColumns } as const;
         return positionPage(db, listed, page, 'desc');
       }
       // A child organization's list covers two position columns drawn from one counter: the
@@ -101,7 +119,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       const total = await countOf(db, 'orders.covers', partnerId);
       const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
       if (lo > hi) return { items: [], total };
-      const query = db.selectFrom('orders').selectAll();
+      const query = db.selectFrom('orders').select([...listedColumns, 'partner_id', 'partner_position', 'cover_position']);
       const items = await query
         .where((eb) =>
           eb.or([
@@ -110,8 +128,13 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
           ]),
         )
         .execute();
-      const position = (o: OrderRow) => (o.partner_id === partnerId ? o.partner_position! : o.cover_position!);
-      return { items: items.sort((a, b) => position(b) - position(a)), total };
+      const position = (o: (typeof items)[number]) => (o.partner_id === partnerId ? o.partner_position! : o.cover_position!);
+      return { items: items.sort((a, b) => position(b) - position(a)).map(({ id, body, body_tag }) => ({ id, body, body_tag })), total };
+    },
+
+    /** The shown columns of these orders (of a page just read), to present those whose stored body is not current; in any order. */
+    views(ids: readonly string[]): Promise<OrderView[]> {
+      return db.selectFrom('orders').select(orderViewColumns).where('id', 'in', ids).execute();
     },
 
     /** Orders whose timer is due by `now` on the clock of `scope` (features/clock), earliest first. */

@@ -11,7 +11,8 @@ import type { Caller } from '../organizations/scope.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
-import { presentOrder } from './presenters.ts';
+import { orderBody, orderBodyTag, presentOrder } from './presenters.ts';
+import { StoredPage } from '../../shared/storedPage.ts';
 import { ordersRepository, type NewOrderRow, type OrderRow } from './repository.ts';
 import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
@@ -114,7 +115,7 @@ export async function createOrder(services: Services, organization: Organization
   } else {
     row.funding_instructions = JSON.stringify(fundingInstructions(row, deadline));
   }
-  const stored = await orders.insert(row, organization);
+  const stored = await orders.insert(row, organization, (r) => orderBody(services.contract.document, r));
   if (stored) return { created: true, order: presentOrder(stored) };
   // Another request for this quote won the unique constraint; it has committed, so read it.
   const winner = await orders.findByQuote(quote.id);
@@ -132,8 +133,19 @@ export async function getOrder(services: Services, organization: OrganizationRow
 export async function listOrders(services: Services, caller: Caller, page: PageRequest, organizationId?: string) {
   const { db } = services.storage;
   const scope = organizationId ? { organizationId: (await actFor(db, caller, organizationId)).id } : { partnerId: caller.organization.id, parentId: caller.organization.parent_id };
-  const { items, total } = await ordersRepository(db).page(scope, page);
-  return { items: items.map(presentOrder), ...pageMeta(page, total) };
+  const repository = ordersRepository(db);
+  const { items, total } = await repository.page(scope, page);
+  // Bodies stored by another contract or presenter (or before bodies were stored) are presented again.
+  const { document } = services.contract;
+  const tag = orderBodyTag(document);
+  const stale = items.filter((o) => o.body === null || o.body_tag !== tag).map((o) => o.id);
+  const fresh = new Map(stale.length === 0 ? [] : (await repository.views(stale)).map((row) => [row.id, orderBody(document, row).body]));
+  const bodies = items.map((o) => {
+    const body = fresh.get(o.id) ?? o.body;
+    if (body === null) throw new Error(`order ${o.id} of a page read was not found again`);
+    return body;
+  });
+  return new StoredPage<Order>('Order', bodies, pageMeta(page, total));
 }
 
 export type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_id' | 'created_at' | 'updated_at'>>;
@@ -175,8 +187,10 @@ export async function changeOrder(
       // updatedAt moves only with what the order shows (a prepared claim is not part of it).
       const merged: OrderRow = { ...row, ...changes };
       const visible = JSON.stringify(presentOrder(merged)) !== JSON.stringify(presentOrder(row));
-      const after: OrderRow = { ...merged, updated_at: visible ? now.toISOString() : row.updated_at };
-      if (!(await ordersRepository(tx).updateFrom(row.id, row.status, { ...changes, updated_at: after.updated_at }))) {
+      const unstored: OrderRow = { ...merged, updated_at: visible ? now.toISOString() : row.updated_at };
+      const body = orderBody(services.contract.document, unstored);
+      const after: OrderRow = { ...unstored, ...body };
+      if (!(await ordersRepository(tx).updateFrom(row.id, row.status, { ...changes, updated_at: after.updated_at, ...body }))) {
         throw new Problem('conflict', `Order ${id} changed while this request ran; read it again.`);
       }
       if (after.status === row.status && after.funding_instructions === row.funding_instructions) return { row: after, events: [] };

@@ -5,34 +5,15 @@
  * cannot say (age, RFC or CURP form, real and unrestricted countries, representatives and
  * ownership) are checked here. Both lists are merged, one entry per field.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { Decimal } from 'decimal.js';
 import type { FieldError } from '../../shared/problems.ts';
 import { isCountryCode, restrictedCountries } from '../../shared/countries.ts';
-
-// ajv-formats is CommonJS: its default export is the plugin itself.
-const addFormats = formats as unknown as typeof formats.default;
+import { componentSchema, schemaValidator } from '../../shared/contractSchemas.ts';
 
 export type SubmissionSchema = 'KycRequest' | 'KybRequest' | 'V1SubmitKycRequest';
 
 type Json = Record<string, any>;
-
-/** Compiled validators, one ajv per loaded contract document (built once, never mutated after). */
-const compiled = new WeakMap<object, (name: SubmissionSchema) => ValidateFunction>();
-
-function validatorFor(document: Json, name: SubmissionSchema): ValidateFunction {
-  let get = compiled.get(document);
-  if (!get) {
-    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
-    addFormats(ajv);
-    const id = 'https://contract.ramp.example/ramp';
-    ajv.addSchema({ ...document, $id: id });
-    get = (schema) => ajv.getSchema(`${id}#/components/schemas/${schema}`)!;
-    compiled.set(document, get);
-  }
-  return get(name);
-}
 
 /** The required top-level fields of a submission schema, from the contract. */
 export const requiredFields = (document: Json, name: SubmissionSchema): string[] => document.components?.schemas?.[name]?.required ?? [];
@@ -171,7 +152,7 @@ function kybRules(body: Json, now: Date): FieldError[] {
  * Empty when the submission can be accepted.
  */
 export function submissionErrors(document: Json, schema: SubmissionSchema, body: unknown, now: Date): FieldError[] {
-  const validate = validatorFor(document, schema);
+  const validate = schemaValidator(document, componentSchema(schema));
   const shape = validate(body) ? [] : (validate.errors ?? []).map((e) => shapeDetail(schema, e));
   const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : undefined;
   const rules = !object ? [] : schema === 'KybRequest' ? kybRules(object, now) : kycRules(object, now, schema === 'V1SubmitKycRequest');

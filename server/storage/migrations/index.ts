@@ -18,6 +18,7 @@ import * as m120 from './120-session-frame-ancestor.ts';
 import * as m130 from './130-event-feed.ts';
 import * as m140 from './140-sandbox-clocks.ts';
 import * as m150 from './150-quote-and-swap-lists.ts';
+import * as m160 from './160-stored-order-bodies.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '130-event-feed': m130,
   '140-sandbox-clocks': m140,
   '150-quote-and-swap-lists': m150,
+  '160-stored-order-bodies': m160,
 };
