@@ -14,8 +14,8 @@ import { Problem, validationError } from './shared/problems.ts';
 import { refusedParameters, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
-import { StoredPage } from './shared/storedPage.ts';
-import { listedItemSchema, refusal, responseSchema, schemaValidator } from './shared/contractSchemas.ts';
+import { StoredBody, StoredPage } from './shared/storedBodies.ts';
+import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValidator } from './shared/contractSchemas.ts';
 import type { ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
@@ -194,29 +194,32 @@ interface LooseReply {
 export const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 /**
- * The response validator sees only what goes through `res.json`; a stored page is sent as
- * text, its items checked when they were stored (shared/storedPage.ts). Here the rest of it
- * is checked as the validator would check the whole (with response validation on, the
- * default): its members against the operation's response schema for the status, and its items'
- * schema against the one that response lists. A page that fails is not sent: the error handler
+ * The response validator sees only what goes through `res.json`; a stored body or page is sent
+ * as text, checked against its schema when it was stored (shared/storedBodies.ts). Here the
+ * rest is checked, with response validation on (the default): that the operation's response
+ * for the status is that schema (a body) or lists items of it (a page), and a page's own
+ * members against that response schema. An answer that fails is not sent: the error handler
  * answers the 500 `internal error`, as for any refused answer.
  */
-function storedPageCheck(services: Services, operation: ContractOperation) {
+function storedCheck(services: Services, operation: ContractOperation) {
   const { document } = services.contract;
-  // Per documented status, found and compiled on the first page answered with it.
-  const byStatus = new Map<number, { listed: string | undefined; validate: ReturnType<typeof schemaValidator> }>();
-  return (status: number, page: StoredPage<unknown>) => {
+  // Per documented status, found and compiled on the first stored answer with it.
+  const byStatus = new Map<number, { answered: string | undefined; listed: string | undefined; validate: ReturnType<typeof schemaValidator> }>();
+  return (status: number, stored: StoredBody<unknown> | StoredPage<unknown>) => {
     if (!services.config.validateResponses) return;
     let check = byStatus.get(status);
     if (!check) {
       const pointer = responseSchema(operation.path, operation.method, status);
-      check = { listed: listedItemSchema(document, pointer), validate: schemaValidator(document, pointer) };
+      check = { answered: answeredSchema(document, pointer), listed: listedItemSchema(document, pointer), validate: schemaValidator(document, pointer) };
       byStatus.set(status, check);
     }
-    if (check.listed !== page.itemSchema) {
-      throw new Error(`response to ${operation.operationId} (${status}) lists ${check.listed ?? 'no component schema'}, not the stored ${page.itemSchema} bodies it was given`);
+    const page = stored instanceof StoredPage;
+    const expected = page ? check.listed : check.answered;
+    if (expected !== stored.schema) {
+      const what = page ? `lists ${expected ?? 'no component schema'}, not the stored ${stored.schema} bodies` : `is ${expected ?? 'no component schema'}, not the stored ${stored.schema} body`;
+      throw new Error(`response to ${operation.operationId} (${status}) ${what} it was given`);
     }
-    if (!check.validate(page.envelope())) {
+    if (page && !check.validate(stored.envelope())) {
       throw new Error(`response to ${operation.operationId} (${status}) does not match its schema: ${refusal(check.validate)}`);
     }
   };
@@ -238,7 +241,7 @@ function limitReadsOf(services: Services) {
 }
 
 function serve(services: Services, handler: Handler<ServedOperationId>, operation: ContractOperation) {
-  const checkPage = storedPageCheck(services, operation);
+  const checkStored = storedCheck(services, operation);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const caller = (req as Request & { caller: Caller }).caller;
@@ -255,8 +258,8 @@ function serve(services: Services, handler: Handler<ServedOperationId>, operatio
       res.status(reply.status);
       if (reply.headers) res.set(reply.headers);
       if (reply.body === undefined) res.end();
-      else if (reply.body instanceof StoredPage) {
-        checkPage(reply.status, reply.body);
+      else if (reply.body instanceof StoredBody || reply.body instanceof StoredPage) {
+        checkStored(reply.status, reply.body);
         res.type('application/json').send(reply.body.text());
       } else if (reply.type) res.type(reply.type).send(reply.body);
       else res.json(reply.body);

@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import type { operations } from '../../generated/types/ramp.ts';
 import type { Services } from '../services.ts';
 import type { Caller } from '../features/organizations/scope.ts';
-import type { OrStoredPage } from '../shared/storedPage.ts';
+import type { OrStored } from '../shared/storedBodies.ts';
 
 /** Webhook operations are received by partners, not served. */
 export type ServedOperationId = Exclude<keyof operations, `receive${string}` | `v1Receive${string}`>;
@@ -28,8 +28,8 @@ type SuccessStatus<K extends keyof operations> = Extract<keyof Responses<K>, 200
 export type Reply<K extends keyof operations> = {
   [S in SuccessStatus<K>]: {
     status: S;
-    /** A list may answer the stored page of its items (shared/storedPage.ts). */
-    body: OrStoredPage<ContentOf<Responses<K>[S]>>;
+    /** Or the body as stored, or a list's stored page of its items (shared/storedBodies.ts). */
+    body: OrStored<ContentOf<Responses<K>[S]>>;
     headers?: Record<string, string>;
     /** Content type when it is not JSON (text/html pages). */
     type?: string;

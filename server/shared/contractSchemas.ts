@@ -50,28 +50,36 @@ export function responseSchema(path: string, method: string, status: number | st
   return `#/${['paths', path, method, 'responses', String(status), 'content', mediaType, 'schema'].map(escape).join('/')}`;
 }
 
+const pointed = (document: Json, pointer: string): Json | undefined =>
+  pointer
+    .slice(2)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce<Json | undefined>((node, key) => node?.[key], document);
+
+const componentOf = (ref: unknown) => (typeof ref === 'string' && ref.startsWith(componentSchema('')) ? ref.slice(componentSchema('').length) : undefined);
+
+/** The component schema a response schema is (`Order` for getOrder's 200); undefined when it is not one. */
+export function answeredSchema(document: Json, pointer: string): string | undefined {
+  return componentOf(pointed(document, pointer)?.$ref);
+}
+
 /**
  * The component schema a list response's `items` are (`Order` for OrderPage), following
  * references and the parts of an allOf; undefined when the schema lists no items of a
  * component schema.
  */
 export function listedItemSchema(document: Json, pointer: string): string | undefined {
-  const at = (p: string): Json | undefined =>
-    p
-      .slice(2)
-      .split('/')
-      .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<Json | undefined>((node, key) => node?.[key], document);
   const find = (schema: Json | undefined): string | undefined => {
     if (!schema) return undefined;
-    if (typeof schema.$ref === 'string') return find(at(schema.$ref));
-    const ref = schema.properties?.items?.items?.$ref;
-    if (typeof ref === 'string' && ref.startsWith(componentSchema(''))) return ref.slice(componentSchema('').length);
+    if (typeof schema.$ref === 'string') return find(pointed(document, schema.$ref));
+    const listed = componentOf(schema.properties?.items?.items?.$ref);
+    if (listed) return listed;
     for (const part of schema.allOf ?? []) {
       const found = find(part);
       if (found) return found;
     }
     return undefined;
   };
-  return find(at(pointer));
+  return find(pointed(document, pointer));
 }

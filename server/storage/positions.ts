@@ -253,7 +253,8 @@ export async function positionPage<T extends keyof Tables>(
  * Inserts a listed row with its positions: takes the counters and runs `insert` with the row
  * as it is to be stored (its positions, and the `created_at` they give). Answers that row,
  * or undefined when `insert` answers false (a unique index kept another row): the counters
- * are then left as they were. All in one transaction (the caller's, or a new one).
+ * are then left as they were, as every refused request leaves the database (`last_at`
+ * included). All in one transaction (the caller's, or a new one).
  */
 export async function insertWithPositions<R extends { created_at: string; updated_at?: string }>(
   db: Db | Tx,
@@ -261,16 +262,34 @@ export async function insertWithPositions<R extends { created_at: string; update
   lists: (Counter & { column: keyof R & string })[],
   insert: (tx: Tx, row: R) => Promise<boolean>,
 ): Promise<R | undefined> {
-  return inTransaction(db, async (tx) => {
-    // A refused insert must leave the counters exactly as they were (last_at included), as
-    // every refused request leaves the database: a savepoint undoes the counters' update.
-    await runCompiled(tx, 'savepoint', () => ({ compile: () => sql`SAVEPOINT list_positions`.compile(tx) }), []);
+  const place = async (tx: Tx) => {
     const taken = await nextPositions(tx, lists, row.created_at);
     const stored: R = { ...row, created_at: taken.at, ...(row.updated_at === row.created_at ? { updated_at: taken.at } : {}) };
     for (const [i, list] of lists.entries()) (stored as Record<string, unknown>)[list.column] = taken.positions[i];
-    const inserted = await insert(tx, stored);
-    if (!inserted) await sql`ROLLBACK TO SAVEPOINT list_positions`.execute(tx);
-    await runCompiled(tx, 'release savepoint', () => ({ compile: () => sql`RELEASE SAVEPOINT list_positions`.compile(tx) }), []);
-    return inserted ? stored : undefined;
-  });
+    return { stored, inserted: await insert(tx, stored) };
+  };
+  if (!db.isTransaction) {
+    // The transaction is this insert's own: a refused insert rolls it back whole, counters
+    // included, with no savepoint (two statements fewer on every insert, createQuote's and
+    // createOrder's among them).
+    const refused = new Error('insert refused');
+    try {
+      return await db.transaction().execute(async (tx) => {
+        shareCompiled(db, tx);
+        const { stored, inserted } = await place(tx);
+        if (!inserted) throw refused;
+        return stored;
+      });
+    } catch (error) {
+      if (error === refused) return undefined;
+      throw error;
+    }
+  }
+  // In the caller's transaction, a savepoint undoes the counters' update of a refused insert.
+  const tx = db as Tx;
+  await runCompiled(tx, 'savepoint', () => ({ compile: () => sql`SAVEPOINT list_positions`.compile(tx) }), []);
+  const { stored, inserted } = await place(tx);
+  if (!inserted) await sql`ROLLBACK TO SAVEPOINT list_positions`.execute(tx);
+  await runCompiled(tx, 'release savepoint', () => ({ compile: () => sql`RELEASE SAVEPOINT list_positions`.compile(tx) }), []);
+  return inserted ? stored : undefined;
 }

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../client/index.ts';
 import { Problem } from '../../server/shared/problems.ts';
-import { StoredPage } from '../../server/shared/storedPage.ts';
+import { StoredBody, StoredPage } from '../../server/shared/storedBodies.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -111,7 +111,7 @@ describe('an error answer that breaks the contract', () => {
  * is checked instead against the operation's response schema, and its items' schema against
  * the one the response lists: a page that breaks either is the same 500 and the same log line.
  */
-describe('a stored page that breaks the contract', () => {
+describe('a stored body or page that breaks the contract', () => {
   let server: TestServer;
   const meta = { totalItems: 0, pageSize: 30, pageNumber: 0, totalPages: 0 };
   beforeAll(async () => {
@@ -121,6 +121,8 @@ describe('a stored page that breaks the contract', () => {
         listOrders: () => ({ status: 200, body: new StoredPage<Order>('Order', [], { ...meta, totalItems: -1 }) }),
         // A page of stored Order bodies where the operation lists quotes.
         listQuotes: () => ({ status: 200, body: new StoredPage<Order>('Order', [], meta) as never }),
+        // A stored Order body where the operation answers a payment account.
+        getPaymentAccount: () => ({ status: 200, body: new StoredBody<Order>('Order', '{}') as never }),
       },
     });
   });
@@ -140,6 +142,10 @@ describe('a stored page that breaks the contract', () => {
 
   it('is a 500 internal-error with one log line when the operation lists items of another schema', async () => {
     expect(await refused(`/organization/${server.partnerId}/quotes`)).toMatch(/^response to listQuotes \(200\) lists Quote, not the stored Order bodies/);
+  });
+
+  it('is a 500 internal-error with one log line when the operation answers another schema', async () => {
+    expect(await refused(`/organization/${server.partnerId}/payment_account/${crypto.randomUUID()}`)).toMatch(/^response to getPaymentAccount \(200\) is PaymentAccount, not the stored Order body/);
   });
 });
 

@@ -164,7 +164,7 @@ describe('list positions', () => {
     }
   });
 
-  it("getOrder reads only the columns the contract's Order shows, and GET /orders only each order's stored body", async () => {
+  it("GET /orders and getOrder read each order's stored body, and the columns the contract's Order shows only to make it again", async () => {
     const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
     const stored = await addOrder(opened.storage.db, partner, at(3));
     const expected = Object.fromEntries(orderViewColumns.map((column) => [column, stored[column]]));
@@ -174,6 +174,7 @@ describe('list positions', () => {
     for (const page of [await orders.page({ partnerId: partner, parentId: null }, { size: 30, number: 0 }), await orders.page({ organizationId: partner }, { size: 30, number: 0 })]) {
       expect(page.items).toEqual([listed]);
     }
+    expect(await orders.findBody(partner, stored.id)).toEqual(listed);
     expect(await orders.find(partner, stored.id)).toEqual(expected);
     expect(await orders.views([stored.id])).toEqual([expected]);
   });
@@ -188,6 +189,19 @@ describe('list positions', () => {
     expect(await walletsRepository(opened.storage.db).insert({ ...walletRow(partner, at(9)), address: wallet.address })).toBeUndefined();
     expect(await counters()).toEqual(before);
     expect(before).toEqual([{ list: 'wallets', scope: partner, count: 1, last_at: at(1) }]);
+  });
+
+  it("in the caller's transaction, undoes only the refused row's counting, and the rest of the transaction commits", async () => {
+    const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
+    const wallet = walletRow(partner, at(1));
+    await walletsRepository(opened.storage.db).insert(wallet);
+    const counters = () => opened.storage.db.selectFrom('list_counters').selectAll().where('scope', '=', partner).orderBy('list').execute();
+    const other = walletRow(partner, at(3));
+    await opened.storage.db.transaction().execute(async (tx) => {
+      expect(await walletsRepository(tx).insert({ ...walletRow(partner, at(9)), address: wallet.address })).toBeUndefined();
+      expect(await walletsRepository(tx).insert(other)).toEqual({ ...other, position: 2 });
+    });
+    expect(await counters()).toEqual([{ list: 'wallets', scope: partner, count: 2, last_at: at(3) }]);
   });
 
   it('refuses an order whose given owner is not its organization, before counting or storing it', async () => {

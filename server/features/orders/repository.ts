@@ -49,6 +49,12 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       return row;
     },
 
+    /** getOrder's read of the order's stored body, compiled once (storage/compiled.ts). */
+    async findBody(organizationId: string, id: string): Promise<ListedOrder | undefined> {
+      const [row] = await runCompiled(db, 'orders.findBody', () => db.selectFrom('orders').select(listedColumns).where('id', '=', id).where('organization_id', '=', organizationId), [id, organizationId]);
+      return row;
+    },
+
     /** The row, locked until the transaction ends on PostgreSQL (SQLite serializes writers). */
     findForUpdate(organizationId: string, id: string) {
       let query = db.selectFrom('orders').selectAll().where('id', '=', id).where('organization_id', '=', organizationId);

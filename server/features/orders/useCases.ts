@@ -12,8 +12,8 @@ import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Tx } from '../../storage/database.ts';
 import { orderBody, orderBodyTag, presentOrder } from './presenters.ts';
-import { StoredPage } from '../../shared/storedPage.ts';
-import { ordersRepository, type NewOrderRow, type OrderRow } from './repository.ts';
+import { StoredBody, StoredPage } from '../../shared/storedBodies.ts';
+import { ordersRepository, type NewOrderRow, type OrderRow, type OrderView } from './repository.ts';
 import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
 import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
 import { quotesRepository } from '../quotes/repository.ts';
@@ -61,23 +61,29 @@ export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount'
 }
 
 /** Turns an unexpired quote into its order; a retry with the same quote returns that order (`created` false). */
-export async function createOrder(services: Services, organization: OrganizationRow, quoteId: string): Promise<{ created: boolean; order: Order }> {
+export async function createOrder(services: Services, organization: OrganizationRow, quoteId: string): Promise<{ created: boolean; order: StoredBody<Order> }> {
   const { db } = services.storage;
   const now = services.clock.now();
   const orders = ordersRepository(db);
   const quote = await quotesRepository(db).find(organization.id, quoteId);
   if (!quote) throw new Problem('quote-expired', `Quote ${quoteId} does not exist; request a new one.`);
-  const already = await orders.findByQuote(quote.id);
-  if (already) return { created: false, order: presentOrder(already) };
-  if (quote.expires_at <= now.toISOString()) throw new Problem('quote-expired', `Quote ${quoteId} expired at ${quote.expires_at}; request a new one.`);
-  if (!isApproved(organization)) throw new Problem('organization-not-approved', `Organization ${organization.id} is not approved.`);
-
+  // A retry answers the order its quote already has, whatever has changed since (the quote
+  // expired, the organization or account no longer approved): looked for when a check refuses
+  // the order, or when the insert finds it, not before every creation.
   let destinationClabe: string | undefined;
-  if (quote.type === 'offramp') {
-    const account = await paymentAccountsRepository(db).find(organization.id, quote.payment_account_id!);
-    if (!account) throw new Problem('payment-account-not-ready', `Payment account ${quote.payment_account_id} is no longer registered.`);
-    assertUsable(account, quote.rail as 'spei', 'destination');
-    destinationClabe = account.clabe;
+  try {
+    if (quote.expires_at <= now.toISOString()) throw new Problem('quote-expired', `Quote ${quoteId} expired at ${quote.expires_at}; request a new one.`);
+    if (!isApproved(organization)) throw new Problem('organization-not-approved', `Organization ${organization.id} is not approved.`);
+    if (quote.type === 'offramp') {
+      const account = await paymentAccountsRepository(db).find(organization.id, quote.payment_account_id!);
+      if (!account) throw new Problem('payment-account-not-ready', `Payment account ${quote.payment_account_id} is no longer registered.`);
+      assertUsable(account, quote.rail as 'spei', 'destination');
+      destinationClabe = account.clabe;
+    }
+  } catch (refusal) {
+    const already = await orders.findByQuote(quote.id);
+    if (already) return { created: false, order: storedOrder(services, already) };
+    throw refusal;
   }
   const wallet = quote.wallet_address !== null ? await walletsRepository(db).findByAddress(organization.id, quote.wallet_address) : undefined;
   const deadline = new Date(now.getTime() + fundingWindowMs);
@@ -116,17 +122,32 @@ export async function createOrder(services: Services, organization: Organization
     row.funding_instructions = JSON.stringify(fundingInstructions(row, deadline));
   }
   const stored = await orders.insert(row, organization, (r) => orderBody(services.contract.document, r));
-  if (stored) return { created: true, order: presentOrder(stored) };
-  // Another request for this quote won the unique constraint; it has committed, so read it.
+  if (stored) return { created: true, order: storedOrder(services, stored) };
+  // The quote has its order (a retry, or a request that won the unique constraint and has committed): read it.
   const winner = await orders.findByQuote(quote.id);
   if (!winner) throw new Problem('conflict', `An order for quote ${quoteId} is being created; retry to read it.`);
-  return { created: false, order: presentOrder(winner) };
+  return { created: false, order: storedOrder(services, winner) };
 }
 
-export async function getOrder(services: Services, organization: OrganizationRow, id: string): Promise<Order> {
-  const row = await ordersRepository(services.storage.db).find(organization.id, id);
+/**
+ * An order's answer (shared/storedBodies.ts): its stored body, or, when another contract or
+ * presenter stored it (or it was stored before bodies were), the body made again from its columns.
+ */
+function storedOrder(services: Services, row: OrderView & Pick<OrderRow, 'body' | 'body_tag'>): StoredBody<Order> {
+  const { document } = services.contract;
+  return new StoredBody<Order>('Order', isCurrent(services, row) ? row.body! : orderBody(document, row).body);
+}
+
+const isCurrent = (services: Services, row: Pick<OrderRow, 'body' | 'body_tag'>) => row.body !== null && row.body_tag === orderBodyTag(services.contract.document);
+
+export async function getOrder(services: Services, organization: OrganizationRow, id: string): Promise<StoredBody<Order>> {
+  const orders = ordersRepository(services.storage.db);
+  const listed = await orders.findBody(organization.id, id);
+  if (!listed) throw new Problem('not-found', `Order ${id} was not found.`);
+  if (isCurrent(services, listed)) return new StoredBody<Order>('Order', listed.body!);
+  const row = await orders.find(organization.id, id);
   if (!row) throw new Problem('not-found', `Order ${id} was not found.`);
-  return presentOrder(row);
+  return new StoredBody<Order>('Order', orderBody(services.contract.document, row).body);
 }
 
 /** Newest first, across the caller and its customers, or one organization it can act for. */
@@ -136,10 +157,8 @@ export async function listOrders(services: Services, caller: Caller, page: PageR
   const repository = ordersRepository(db);
   const { items, total } = await repository.page(scope, page);
   // Bodies stored by another contract or presenter (or before bodies were stored) are presented again.
-  const { document } = services.contract;
-  const tag = orderBodyTag(document);
-  const stale = items.filter((o) => o.body === null || o.body_tag !== tag).map((o) => o.id);
-  const fresh = new Map(stale.length === 0 ? [] : (await repository.views(stale)).map((row) => [row.id, orderBody(document, row).body]));
+  const stale = items.filter((o) => !isCurrent(services, o)).map((o) => o.id);
+  const fresh = new Map(stale.length === 0 ? [] : (await repository.views(stale)).map((row) => [row.id, orderBody(services.contract.document, row).body]));
   const bodies = items.map((o) => {
     const body = fresh.get(o.id) ?? o.body;
     if (body === null) throw new Error(`order ${o.id} of a page read was not found again`);
@@ -201,13 +220,13 @@ export async function changeOrder(
 }
 
 /** Cancels a `created` order; an already canceled one is returned as it is. */
-export async function cancelOrder(services: Services, organization: OrganizationRow, id: string): Promise<Order> {
+export async function cancelOrder(services: Services, organization: OrganizationRow, id: string): Promise<StoredBody<Order>> {
   const row = await changeOrder(services, organization.id, id, (order) => {
     if (order.status === 'canceled') return undefined;
     if (order.status !== 'created') throw new Problem('order-not-cancelable', `Order ${id} is ${order.status}; only a created order can be canceled.`);
     return statusChange(order, 'cancel');
   });
-  return presentOrder(row);
+  return storedOrder(services, row);
 }
 
 /** The claim of a claimable order: the same preparation until it expires, then a fresh one. */
@@ -234,7 +253,7 @@ export async function authorizeOrder(
   organization: OrganizationRow,
   id: string,
   request: { authorizationId: string; signature: string },
-): Promise<Order> {
+): Promise<StoredBody<Order>> {
   const row = await changeOrder(services, organization.id, id, async (order, now, tx) => {
     if (order.status !== 'created' || order.authorization_id === null) throw new Problem('authorization-not-required', `Order ${id} has no pending authorization.`);
     if (request.authorizationId.toLowerCase() !== order.authorization_id) {
@@ -249,5 +268,5 @@ export async function authorizeOrder(
     if (check !== 'valid') throw new Problem('invalid-signature', "The signature does not verify over the authorization message with the wallet's signerPublicKey.");
     return statusChange(order, 'authorize');
   });
-  return presentOrder(row);
+  return storedOrder(services, row);
 }

@@ -1,0 +1,54 @@
+/**
+ * Answers made of bodies stored already checked against the contract: each v2 order keeps
+ * the Order it shows (features/orders/presenters.ts `orderBody`), checked against the Order
+ * schema when it was written. Its operations answer the stored text (`StoredBody`: getOrder,
+ * createOrder, cancelOrder, authorizeOrder) or a page of them (`StoredPage`: GET /orders)
+ * instead of parsing, checking and serializing the order again on every request. server/app.ts
+ * sends them past the response validator's `res.json` hook, after checking what it has not
+ * seen: that the operation answers, or lists, the schema they were checked against, and a
+ * page's own members against the operation's response schema.
+ */
+import type { PageMeta } from './pagination.ts';
+
+/** One stored body: the whole answer. */
+export class StoredBody<Body> {
+  /** Never read: binds the answer to its body's type, so a handler can answer it only where its operation answers that type. */
+  declare readonly body?: Body;
+
+  constructor(
+    /** The component schema the text was checked against (`Order`). */
+    readonly schema: string,
+    readonly json: string,
+  ) {}
+
+  text(): string {
+    return this.json;
+  }
+}
+
+/** A list page of stored bodies. */
+export class StoredPage<Item> {
+  /** Never read: binds the page to the type of its items, so a handler can answer it only where its operation lists them. */
+  declare readonly item?: Item;
+
+  constructor(
+    /** The component schema every item was checked against (`Order`). */
+    readonly schema: string,
+    /** Each item's JSON text, as stored. */
+    readonly items: readonly string[],
+    readonly meta: PageMeta,
+  ) {}
+
+  /** The page's members other than its items, as its response schema checks them (with no items). */
+  envelope(): PageMeta & { items: [] } {
+    return { items: [], ...this.meta };
+  }
+
+  /** What `res.json({ items, ...meta })` sends: the same members in the same order. */
+  text(): string {
+    return `{"items":[${this.items.join(',')}],${JSON.stringify(this.meta).slice(1)}`;
+  }
+}
+
+/** A body of a contract type, its stored text, or (a page) the stored page of its items. */
+export type OrStored<Body> = Body | StoredBody<Body> | (Body extends { items: (infer Item)[] } ? StoredPage<Item> : never);
