@@ -38,12 +38,13 @@ export function presentOrder(row: OrderView): Order {
 }
 
 /**
- * An order's body as GET /orders lists it, stored with the order whenever it is written
- * (repository.ts `insert`, useCases.ts `changeOrder`): the list then sends the stored text of
- * each order instead of reading its columns, presenting, checking and serializing it on every
- * request (a 30-order page did all four 30 times). The text is checked against the contract's
- * Order schema before it is stored, as the response validator checks every other answer, and
- * breaking it fails the write with the same `internal error` as a refused answer.
+ * An order's body as the operations answering an Order send it (getOrder, createOrder,
+ * cancelOrder, authorizeOrder) and GET /orders lists it, stored with the order whenever it is
+ * written (repository.ts `insert`, useCases.ts `changeOrder`): they send the stored text instead
+ * of reading the columns, presenting, checking and serializing the order on every request (a
+ * 30-order page did all four 30 times). The text is checked against the contract's Order schema
+ * before it is stored, as the response validator checks every other answer, and breaking it
+ * fails the write with the same `internal error` as a refused answer.
  */
 export function orderBody(document: object, row: OrderView): OrderBody {
   const order = presentOrder(row);
@@ -57,8 +58,9 @@ export function orderBody(document: object, row: OrderView): OrderBody {
 /**
  * What a stored body was made by: a hash of the contract's schemas and of what presentOrder
  * makes of one row of each kind it presents differently. A server whose contract or presenter
- * differs has another tag, and lists an order stored with the old one from its columns
- * (useCases.ts `listOrders`), so an upgrade never serves a body made by the code it replaced.
+ * differs has another tag, and answers an order stored with the old one from its columns
+ * (useCases.ts `storedOrder`, `listOrders`), so an upgrade never serves a body made by the code
+ * it replaced.
  */
 export function orderBodyTag(document: object): string {
   let tag = tags.get(document);

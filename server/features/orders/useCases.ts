@@ -81,6 +81,7 @@ export async function createOrder(services: Services, organization: Organization
       destinationClabe = account.clabe;
     }
   } catch (refusal) {
+    if (!(refusal instanceof Problem)) throw refusal;
     const already = await orders.findByQuote(quote.id);
     if (already) return { created: false, order: storedOrder(services, already) };
     throw refusal;
