@@ -15,7 +15,7 @@ import { refusedParameters, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { StoredBody, StoredPage } from './shared/storedBodies.ts';
-import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValidator } from './shared/contractSchemas.ts';
+import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValidator, type SchemaName } from './shared/contractSchemas.ts';
 import type { ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
@@ -205,7 +205,7 @@ function storedCheck(services: Services, operation: ContractOperation) {
   const { document } = services.contract;
   // Per documented status, found and compiled on the first stored answer with it.
   const byStatus = new Map<number, { answered: string | undefined; listed: string | undefined; validate: ReturnType<typeof schemaValidator> }>();
-  return (status: number, stored: StoredBody<unknown> | StoredPage<unknown>) => {
+  return (status: number, stored: StoredBody<SchemaName> | StoredPage<SchemaName>) => {
     if (!services.config.validateResponses) return;
     let check = byStatus.get(status);
     if (!check) {

@@ -10,11 +10,16 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import type { components } from '../../generated/types/ramp.ts';
+import { escapeSegment, segmentsOf } from './jsonPointer.ts';
 
 // ajv-formats is CommonJS: its default export is the plugin itself.
 const addFormats = formats as unknown as typeof formats.default;
 
 type Json = Record<string, any>;
+
+/** A component schema's name, as the contract spells it: another fails `tsc`. */
+export type SchemaName = keyof components['schemas'] & string;
 
 const documentId = 'https://contract.ramp.example/ramp';
 const compiled = new WeakMap<object, (pointer: string) => ValidateFunction>();
@@ -42,22 +47,17 @@ export function schemaValidator(document: Json, pointer: string): ValidateFuncti
 export const refusal = (validate: ValidateFunction) => (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ');
 
 /** `#/components/schemas/{name}`. */
-export const componentSchema = (name: string) => `#/components/schemas/${name}`;
+export const componentSchema = (name: SchemaName) => `#/components/schemas/${name}`;
+const componentsPrefix = '#/components/schemas/';
 
 /** The JSON pointer of an operation's response schema: `#/paths/~1orders/get/responses/200/content/application~1json/schema`. */
 export function responseSchema(path: string, method: string, status: number | string, mediaType = 'application/json'): string {
-  const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
-  return `#/${['paths', path, method, 'responses', String(status), 'content', mediaType, 'schema'].map(escape).join('/')}`;
+  return `#/${['paths', path, method, 'responses', String(status), 'content', mediaType, 'schema'].map(escapeSegment).join('/')}`;
 }
 
-const pointed = (document: Json, pointer: string): Json | undefined =>
-  pointer
-    .slice(2)
-    .split('/')
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce<Json | undefined>((node, key) => node?.[key], document);
+const pointed = (document: Json, pointer: string): Json | undefined => segmentsOf(pointer).reduce<Json | undefined>((node, key) => node?.[key], document);
 
-const componentOf = (ref: unknown) => (typeof ref === 'string' && ref.startsWith(componentSchema('')) ? ref.slice(componentSchema('').length) : undefined);
+const componentOf = (ref: unknown) => (typeof ref === 'string' && ref.startsWith(componentsPrefix) ? ref.slice(componentsPrefix.length) : undefined);
 
 /** The component schema a response schema is (`Order` for getOrder's 200); undefined when it is not one. */
 export function answeredSchema(document: Json, pointer: string): string | undefined {

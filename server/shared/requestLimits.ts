@@ -18,6 +18,7 @@
  * of empty objects could hold the process for minutes. The longest list the contract takes
  * has 20 items.
  */
+import { escapeSegment } from './jsonPointer.ts';
 import { Problem, type FieldError } from './problems.ts';
 
 export const maxArrayItems = 100;
@@ -29,7 +30,6 @@ export function refusedText(text: string): string | undefined {
   return undefined;
 }
 
-const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
  * The first refused part of a parsed value, as a field error with its JSON Pointer: an array
@@ -51,7 +51,7 @@ export function refusedValue(value: unknown, limit = maxArrayItems): FieldError 
       for (const [key, element] of Object.entries(item)) {
         const reason = refusedText(key);
         if (reason) return { pointer: pointer || '/', detail: `has a property name that ${reason}` };
-        stack.push([element, `${pointer}/${escapePointer(key)}`]);
+        stack.push([element, `${pointer}/${escapeSegment(key)}`]);
       }
     }
   }

@@ -8,16 +8,20 @@
  * seen: that the operation answers, or lists, the schema they were checked against, and a
  * page's own members against the operation's response schema.
  */
+import type { components } from '../../generated/types/ramp.ts';
+import type { SchemaName } from './contractSchemas.ts';
 import type { PageMeta } from './pagination.ts';
 
+type Schemas = components['schemas'];
+
 /** One stored body: the whole answer. */
-export class StoredBody<Body> {
-  /** Never read: binds the answer to its body's type, so a handler can answer it only where its operation answers that type. */
-  declare readonly body?: Body;
+export class StoredBody<Name extends SchemaName> {
+  /** Never read: the body's type, from its schema's name, so a handler can answer it only where its operation answers that type. */
+  declare readonly body?: Schemas[Name];
 
   constructor(
     /** The component schema the text was checked against (`Order`). */
-    readonly schema: string,
+    readonly schema: Name,
     readonly json: string,
   ) {}
 
@@ -27,13 +31,13 @@ export class StoredBody<Body> {
 }
 
 /** A list page of stored bodies. */
-export class StoredPage<Item> {
-  /** Never read: binds the page to the type of its items, so a handler can answer it only where its operation lists them. */
-  declare readonly item?: Item;
+export class StoredPage<Name extends SchemaName> {
+  /** Never read: the items' type, from their schema's name, so a handler can answer it only where its operation lists them. */
+  declare readonly item?: Schemas[Name];
 
   constructor(
     /** The component schema every item was checked against (`Order`). */
-    readonly schema: string,
+    readonly schema: Name,
     /** Each item's JSON text, as stored. */
     readonly items: readonly string[],
     readonly meta: PageMeta,
@@ -51,4 +55,7 @@ export class StoredPage<Item> {
 }
 
 /** A body of a contract type, its stored text, or (a page) the stored page of its items. */
-export type OrStored<Body> = Body | StoredBody<Body> | (Body extends { items: (infer Item)[] } ? StoredPage<Item> : never);
+export type OrStored<Body> =
+  | Body
+  | (StoredBody<SchemaName> & { body?: Body })
+  | (Body extends { items: (infer Item)[] } ? StoredPage<SchemaName> & { item?: Item } : never);

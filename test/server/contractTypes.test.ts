@@ -14,6 +14,8 @@ import type { V1CustomerStatus, V1KybStatus, V1KycStatus, VerificationStatus } f
 import { loadContract } from '../../server/shared/contract.ts';
 import { OAuthError, Problem, type OAuthErrorCode, type ProblemSlug } from '../../server/shared/problems.ts';
 import type { Tables } from '../../server/storage/tables.ts';
+import type { Reply } from '../../server/handlers/types.ts';
+import { StoredBody, StoredPage } from '../../server/shared/storedBodies.ts';
 
 type Schemas = components['schemas'];
 
@@ -69,5 +71,21 @@ describe('stored columns', () => {
     expectTypeOf<Tables['v1_wallets']['blockchain']>().toEqualTypeOf<Schemas['V1Blockchain']>();
     expectTypeOf<Tables['webhook_subscriptions']['event_type']>().toEqualTypeOf<Schemas['WebhookEventType'] | Schemas['V1WebhookEventType']>();
     expectTypeOf<Tables['webhook_deliveries']['status']>().toEqualTypeOf<Schemas['WebhookDeliveryStatus']>();
+  });
+});
+
+describe('stored answers (server/shared/storedBodies.ts)', () => {
+  it('name a schema the contract defines, and are answers only where the operation answers or lists it', () => {
+    expectTypeOf(new StoredBody('Order', '{}').body).toEqualTypeOf<Schemas['Order'] | undefined>();
+    const order: Reply<'getOrder'> = { status: 200, body: new StoredBody('Order', '{}') };
+    const page: Reply<'listOrders'> = { status: 200, body: new StoredPage('Order', [], { totalItems: 0, pageSize: 30, pageNumber: 0, totalPages: 0 }) };
+    expect([order.body, page.body].map((b) => (b as StoredBody<'Order'>).schema)).toEqual(['Order', 'Order']);
+    // @ts-expect-error a schema the contract does not define fails tsc
+    expect(new StoredBody('Ordr', '{}').schema).toBe('Ordr');
+    // @ts-expect-error a stored Quote is not getOrder's answer
+    const quote: Reply<'getOrder'> = { status: 200, body: new StoredBody('Quote', '{}') };
+    // @ts-expect-error a page of quotes is not GET /orders' answer
+    const quotes: Reply<'listOrders'> = { status: 200, body: new StoredPage('Quote', [], { totalItems: 0, pageSize: 30, pageNumber: 0, totalPages: 0 }) };
+    expect([quote.status, quotes.status]).toEqual([200, 200]);
   });
 });

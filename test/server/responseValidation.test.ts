@@ -118,11 +118,11 @@ describe('a stored body or page that breaks the contract', () => {
     server = await startTestServer({
       handlers: {
         // PageMeta's counts are at least 0.
-        listOrders: () => ({ status: 200, body: new StoredPage<Order>('Order', [], { ...meta, totalItems: -1 }) }),
+        listOrders: () => ({ status: 200, body: new StoredPage('Order', [], { ...meta, totalItems: -1 }) }),
         // A page of stored Order bodies where the operation lists quotes.
-        listQuotes: () => ({ status: 200, body: new StoredPage<Order>('Order', [], meta) as never }),
+        listQuotes: () => ({ status: 200, body: new StoredPage('Order', [], meta) as never }),
         // A stored Order body where the operation answers a payment account.
-        getPaymentAccount: () => ({ status: 200, body: new StoredBody<Order>('Order', '{}') as never }),
+        getPaymentAccount: () => ({ status: 200, body: new StoredBody('Order', '{}') as never }),
       },
     });
   });
@@ -154,7 +154,7 @@ describe('with response validation off', () => {
   beforeAll(async () => {
     server = await startTestServer({
       env: { RAMP_VALIDATE_RESPONSES: 'false' },
-      handlers: { listOrders: () => ({ status: 200, body: new StoredPage<Order>('Order', [], { totalItems: -1, pageSize: 30, pageNumber: 0, totalPages: 0 }) }) },
+      handlers: { listOrders: () => ({ status: 200, body: new StoredPage('Order', [], { totalItems: -1, pageSize: 30, pageNumber: 0, totalPages: 0 }) }) },
     });
   });
   afterAll(() => server?.close());

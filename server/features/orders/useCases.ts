@@ -61,7 +61,7 @@ export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount'
 }
 
 /** Turns an unexpired quote into its order; a retry with the same quote returns that order (`created` false). */
-export async function createOrder(services: Services, organization: OrganizationRow, quoteId: string): Promise<{ created: boolean; order: StoredBody<Order> }> {
+export async function createOrder(services: Services, organization: OrganizationRow, quoteId: string): Promise<{ created: boolean; order: StoredBody<'Order'> }> {
   const { db } = services.storage;
   const now = services.clock.now();
   const orders = ordersRepository(db);
@@ -134,21 +134,21 @@ export async function createOrder(services: Services, organization: Organization
  * An order's answer (shared/storedBodies.ts): its stored body, or, when another contract or
  * presenter stored it (or it was stored before bodies were), the body made again from its columns.
  */
-function storedOrder(services: Services, row: OrderView & Pick<OrderRow, 'body' | 'body_tag'>): StoredBody<Order> {
+function storedOrder(services: Services, row: OrderView & Pick<OrderRow, 'body' | 'body_tag'>): StoredBody<'Order'> {
   const { document } = services.contract;
-  return new StoredBody<Order>('Order', isCurrent(services, row) ? row.body! : orderBody(document, row).body);
+  return new StoredBody<'Order'>('Order', isCurrent(services, row) ? row.body! : orderBody(document, row).body);
 }
 
 const isCurrent = (services: Services, row: Pick<OrderRow, 'body' | 'body_tag'>) => row.body !== null && row.body_tag === orderBodyTag(services.contract.document);
 
-export async function getOrder(services: Services, organization: OrganizationRow, id: string): Promise<StoredBody<Order>> {
+export async function getOrder(services: Services, organization: OrganizationRow, id: string): Promise<StoredBody<'Order'>> {
   const orders = ordersRepository(services.storage.db);
   const listed = await orders.findBody(organization.id, id);
   if (!listed) throw new Problem('not-found', `Order ${id} was not found.`);
-  if (isCurrent(services, listed)) return new StoredBody<Order>('Order', listed.body!);
+  if (isCurrent(services, listed)) return new StoredBody<'Order'>('Order', listed.body!);
   const row = await orders.find(organization.id, id);
   if (!row) throw new Problem('not-found', `Order ${id} was not found.`);
-  return new StoredBody<Order>('Order', orderBody(services.contract.document, row).body);
+  return new StoredBody<'Order'>('Order', orderBody(services.contract.document, row).body);
 }
 
 /** Newest first, across the caller and its customers, or one organization it can act for. */
@@ -165,7 +165,7 @@ export async function listOrders(services: Services, caller: Caller, page: PageR
     if (body === null) throw new Error(`order ${o.id} of a page read was not found again`);
     return body;
   });
-  return new StoredPage<Order>('Order', bodies, pageMeta(page, total));
+  return new StoredPage<'Order'>('Order', bodies, pageMeta(page, total));
 }
 
 export type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_id' | 'created_at' | 'updated_at'>>;
@@ -221,7 +221,7 @@ export async function changeOrder(
 }
 
 /** Cancels a `created` order; an already canceled one is returned as it is. */
-export async function cancelOrder(services: Services, organization: OrganizationRow, id: string): Promise<StoredBody<Order>> {
+export async function cancelOrder(services: Services, organization: OrganizationRow, id: string): Promise<StoredBody<'Order'>> {
   const row = await changeOrder(services, organization.id, id, (order) => {
     if (order.status === 'canceled') return undefined;
     if (order.status !== 'created') throw new Problem('order-not-cancelable', `Order ${id} is ${order.status}; only a created order can be canceled.`);
@@ -254,7 +254,7 @@ export async function authorizeOrder(
   organization: OrganizationRow,
   id: string,
   request: { authorizationId: string; signature: string },
-): Promise<StoredBody<Order>> {
+): Promise<StoredBody<'Order'>> {
   const row = await changeOrder(services, organization.id, id, async (order, now, tx) => {
     if (order.status !== 'created' || order.authorization_id === null) throw new Problem('authorization-not-required', `Order ${id} has no pending authorization.`);
     if (request.authorizationId.toLowerCase() !== order.authorization_id) {

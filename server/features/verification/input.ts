@@ -10,6 +10,7 @@ import { Decimal } from 'decimal.js';
 import type { FieldError } from '../../shared/problems.ts';
 import { isCountryCode, restrictedCountries } from '../../shared/countries.ts';
 import { componentSchema, schemaValidator } from '../../shared/contractSchemas.ts';
+import { segmentsOf } from '../../shared/jsonPointer.ts';
 
 export type SubmissionSchema = 'KycRequest' | 'KybRequest' | 'V1SubmitKycRequest';
 
@@ -169,10 +170,7 @@ export function submissionErrors(document: Json, schema: SubmissionSchema, body:
 /** A JSON Pointer as the dotted path v1 errors use (`/address/postalCode` → `address.postalCode`). */
 export function dottedPath(pointer: string): string {
   if (pointer === '' || pointer === '/') return 'body';
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return segmentsOf(pointer)
     .map((s, i) => (/^[0-9]+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`))
     .join('');
 }
