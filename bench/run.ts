@@ -7,6 +7,8 @@
  *   BENCH_ORDERS=1000000  the large scale of the scaling runs (the small one is 1,000)
  *   BENCH_SCALING_MS=3000 time per scaling scenario (one request at a time)
  *   BENCH_ONLY=footprint,throughput,scaling,webhooks,generate   a subset of the sections
+ *   BENCH_SCENARIOS=quoteOrder,…  a subset of the throughput scenarios, by id (bench/scenarios.ts),
+ *                         to measure one lever on one scenario without the others' minutes
  *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools); the
  *                         validated server restarts for each throughput scenario, its profile
  *                         in <dir>/<scenario>, summarized in bench/results.md (bench/profile.ts)
@@ -50,6 +52,7 @@ const options = {
   rounds: Math.max(1, Math.round(Number(env.BENCH_ROUNDS ?? 3))),
   profile: env.BENCH_PROFILE,
   sections: new Set((env.BENCH_ONLY ?? 'footprint,throughput,scaling,webhooks,generate').split(',').map((s) => s.trim())),
+  scenarios: env.BENCH_SCENARIOS ? new Set(env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : undefined,
 };
 
 const work = mkdtempSync(join(tmpdir(), 'ramp-bench-'));
@@ -180,6 +183,7 @@ async function throughput() {
   const validated = await ours({ engine: 'sqlite', dataDir: copy('throughput-validated') }, identity, true);
   children.set('validated', validated);
   for (const scenario of throughputScenarios) {
+    if (options.scenarios && !options.scenarios.has(scenario.id)) continue;
     if (scenario.needsOrders && world.orders.length === 0) continue;
     const { fixtures: captured, statuses } = await capture(validated.url, scenario.requests(world));
     if (statuses.every((s) => s >= 200 && s < 300)) {
@@ -444,7 +448,7 @@ async function main() {
   writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(root, 'bench', 'results.md'), markdown);
   // The README shows the latest full run only: a subset would show "not measured" rows.
-  if (!env.BENCH_ONLY) {
+  if (!env.BENCH_ONLY && !env.BENCH_SCENARIOS) {
     const readme = join(root, 'README.md');
     writeFileSync(readme, withBenchSummary(readFileSync(readme, 'utf8'), results));
   }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/storage/database.ts';
@@ -297,8 +297,8 @@ describe('list positions', () => {
     }
   });
 
-  it('answers every page query from a range of a position index', async () => {
-    // A second connection that records every statement the repositories send.
+  /** A second connection that records every statement the repositories send. */
+  function recordingDb() {
     const captured: CompiledQuery[] = [];
     const log = (event: { level: string; query: CompiledQuery }) => {
       if (event.level === 'query') captured.push(event.query);
@@ -306,7 +306,11 @@ describe('list positions', () => {
     const dialect = opened.storage.engine === 'sqlite'
       ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
       : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
-    const db = new Kysely<Tables>({ dialect, log });
+    return { db: new Kysely<Tables>({ dialect, log }), captured };
+  }
+
+  it('answers every page query from a range of a position index', async () => {
+    const { db, captured } = recordingDb();
     try {
       const partner = (await organizationsRepository(db).insert(org({ now: at(0) }))).id;
       const child = (await organizationsRepository(db).insert(org({ parentId: partner, now: at(1) }))).id;
@@ -371,6 +375,44 @@ describe('list positions', () => {
           }
         }
       }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("finds due orders through the timer indexes, and the settle index holds only orders with a settlement due (migration 170)", async () => {
+    const { db, captured } = recordingDb();
+    try {
+      const partner = (await organizationsRepository(db).insert(org({ now: at(0) }))).id;
+      const waiting = await addOrder(db, partner, at(1));
+      const funded = await addOrder(db, partner, at(1));
+      await db.updateTable('orders').set({ funding_deadline: at(30) }).where('id', '=', waiting.id).execute();
+      await db.updateTable('orders').set({ status: 'funded', settle_at: at(20) }).where('id', '=', funded.id).execute();
+      const orders = ordersRepository(db);
+      const cases = [
+        { status: 'funded', column: 'settle_at', index: 'orders_status_settle', id: funded.id, due: at(20) },
+        { status: 'created', column: 'funding_deadline', index: 'orders_status_deadline', id: waiting.id, due: at(30) },
+      ] as const;
+      for (const timer of cases) {
+        expect(await orders.due(timer.status, timer.column, at(59))).toEqual([{ id: timer.id, organization_id: partner, due_at: timer.due }]);
+        expect(await orders.due(timer.status, timer.column, at(10))).toEqual([]);
+      }
+      const dueQueries = captured.filter((query) => /"(settle_at|funding_deadline)" <= /.test(query.sql));
+      expect(dueQueries).toHaveLength(4);
+      for (const [i, query] of dueQueries.entries()) {
+        const { index } = cases[Math.floor(i / 2)]!;
+        const plan = await explain(opened.storage, { compile: () => query });
+        expect(plan, `${query.sql}\n${plan}`).toContain(index);
+        expect(plan, `${query.sql}\n${plan}`).not.toMatch(/USE TEMP B-TREE|(^|\s)Sort\b|Seq Scan on orders|(^|\n)\s*SCAN orders/);
+      }
+      // An order is written to the settle index only once a settlement is due, and to the
+      // cover index only when its organization has a parent: createOrder writes neither.
+      const definitions = opened.storage.engine === 'sqlite'
+        ? await sql<{ name: string; definition: string }>`SELECT name, sql AS definition FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders'`.execute(db)
+        : await sql<{ name: string; definition: string }>`SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'orders'`.execute(db);
+      const where = Object.fromEntries(definitions.rows.map((row) => [row.name, /\bwhere\b(.*)$/i.exec(row.definition ?? '')?.[1]?.trim() ?? null]));
+      expect(where.orders_status_settle).toMatch(/^\(?"?settle_at"? is not null\)?$/i);
+      expect(where.orders_cover_position).toMatch(/^\(?"?cover_position"? is not null\)?$/i);
     } finally {
       await db.destroy();
     }
