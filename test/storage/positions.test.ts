@@ -85,6 +85,18 @@ const subscriptionRow = (organizationId: string, surface: 'v1' | 'v2', now: stri
   created_at: now, updated_at: now,
 });
 
+/** A second connection that records every statement the repositories send. */
+function recordingDb(opened: ReturnType<typeof openedTestStorage>) {
+  const captured: CompiledQuery[] = [];
+  const log = (event: { level: string; query: CompiledQuery }) => {
+    if (event.level === 'query') captured.push(event.query);
+  };
+  const dialect = opened.storage.engine === 'sqlite'
+    ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
+    : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
+  return { db: new Kysely<Tables>({ dialect, log }), captured };
+}
+
 describe('pageRange', () => {
   it.each([
     // bounds, size, number, order → lo..hi
@@ -297,20 +309,8 @@ describe('list positions', () => {
     }
   });
 
-  /** A second connection that records every statement the repositories send. */
-  function recordingDb() {
-    const captured: CompiledQuery[] = [];
-    const log = (event: { level: string; query: CompiledQuery }) => {
-      if (event.level === 'query') captured.push(event.query);
-    };
-    const dialect = opened.storage.engine === 'sqlite'
-      ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
-      : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
-    return { db: new Kysely<Tables>({ dialect, log }), captured };
-  }
-
   it('answers every page query from a range of a position index', async () => {
-    const { db, captured } = recordingDb();
+    const { db, captured } = recordingDb(opened);
     try {
       const partner = (await organizationsRepository(db).insert(org({ now: at(0) }))).id;
       const child = (await organizationsRepository(db).insert(org({ parentId: partner, now: at(1) }))).id;
@@ -381,7 +381,7 @@ describe('list positions', () => {
   });
 
   it("finds due orders through the timer indexes, and the settle index holds only orders with a settlement due (migration 170)", async () => {
-    const { db, captured } = recordingDb();
+    const { db, captured } = recordingDb(opened);
     try {
       const partner = (await organizationsRepository(db).insert(org({ now: at(0) }))).id;
       const waiting = await addOrder(db, partner, at(1));
@@ -413,6 +413,30 @@ describe('list positions', () => {
       const where = Object.fromEntries(definitions.rows.map((row) => [row.name, /\bwhere\b(.*)$/i.exec(row.definition ?? '')?.[1]?.trim() ?? null]));
       expect(where.orders_status_settle).toMatch(/^\(?"?settle_at"? is not null\)?$/i);
       expect(where.orders_cover_position).toMatch(/^\(?"?cover_position"? is not null\)?$/i);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('createOrder reads', () => {
+  const opened = openedTestStorage();
+
+  it("finds the quote's wallet by organization and address in index order, the oldest first (migration 170)", async () => {
+    const partner = (await organizationsRepository(opened.storage.db).insert(org({ now: at(0) }))).id;
+    const { db, captured } = recordingDb(opened);
+    try {
+      const wallets = walletsRepository(db);
+      // One EVM address on two chains: the one registered first is the order's.
+      const older = { ...walletRow(partner, at(2)), address: '0x52908400098527886E0F7030069857D2E4169EE7', blockchain: 'base' as const };
+      await wallets.insert(older);
+      await wallets.insert({ ...walletRow(partner, at(3)), address: older.address, blockchain: 'ethereum' as const });
+      captured.length = 0;
+      expect(await wallets.findByAddress(partner, older.address)).toMatchObject({ id: older.id, blockchain: 'base' });
+      expect(captured).toHaveLength(1);
+      const plan = await explain(opened.storage, { compile: () => captured[0]! });
+      expect(plan).toContain('wallets_organization_address');
+      expect(plan).not.toMatch(/USE TEMP B-TREE|(^|\s)Sort\b|Seq Scan/);
     } finally {
       await db.destroy();
     }

@@ -19,7 +19,7 @@ import * as m130 from './130-event-feed.ts';
 import * as m140 from './140-sandbox-clocks.ts';
 import * as m150 from './150-quote-and-swap-lists.ts';
 import * as m160 from './160-stored-order-bodies.ts';
-import * as m170 from './170-partial-order-indexes.ts';
+import * as m170 from './170-order-write-indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -38,5 +38,5 @@ export const migrations: Record<string, Migration> = {
   '140-sandbox-clocks': m140,
   '150-quote-and-swap-lists': m150,
   '160-stored-order-bodies': m160,
-  '170-partial-order-indexes': m170,
+  '170-order-write-indexes': m170,
 };
