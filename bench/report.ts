@@ -257,7 +257,7 @@ export function renderMarkdown(results: Results): string {
   }
 
   if ((results.profiles ?? []).length > 0) {
-    lines.push(`## CPU profiles (validated server, the closed-loop run of each scenario)`, '');
+    lines.push(`## CPU profiles (validated server, a closed-loop run of each scenario of its own, after the measured rounds)`, '');
     lines.push(...profileSections(results.profiles!));
   }
   const before = join(root, 'bench', 'profiles-before.json');

@@ -9,9 +9,10 @@
  *   BENCH_ONLY=footprint,throughput,scaling,webhooks,generate   a subset of the sections
  *   BENCH_SCENARIOS=quoteOrder,…  a subset of the throughput scenarios, by id (bench/scenarios.ts),
  *                         to measure one lever on one scenario without the others' minutes
- *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools); the
- *                         validated server restarts for each throughput scenario, its profile
- *                         in <dir>/<scenario>, summarized in bench/results.md (bench/profile.ts)
+ *   BENCH_PROFILE=<dir>   our servers write V8 CPU profiles there (open in Chrome DevTools): after
+ *                         each throughput scenario's rounds, a profiled validated server runs it
+ *                         once more, its profile in <dir>/<scenario>, summarized in
+ *                         bench/results.md (bench/profile.ts); the rounds measure it unprofiled
  *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s evenly spaced (lib.ts openLoop)
  *   BENCH_ROUNDS=3        closed-loop rounds: each scenario runs on every server in turn this many
  *                         times, and each server's round of median CPU per request is the one shown
@@ -201,13 +202,6 @@ async function throughput() {
   const validatedDir = join(work, 'throughput-validated');
   for (const scenario of usable) {
     const requests = scenario.requests(world);
-    // A profiled scenario gets a validated server of its own, so its profile holds that scenario only.
-    const profileDir = options.profile ? join(options.profile, scenario.id) : undefined;
-    if (profileDir) {
-      await stop(children.get('validated'));
-      mkdirSync(profileDir, { recursive: true });
-      children.set('validated', await ours({ engine: 'sqlite', dataDir: validatedDir }, identity, true, profileDir));
-    }
     // Every server takes its turn in each round, so a drift of the machine's speed falls on
     // all of them alike; each is then shown by its round of median CPU per request.
     const rounds = new Map<TargetId, LoadResult[]>();
@@ -248,13 +242,20 @@ async function throughput() {
       await stop(children.get('costed'));
       children.delete('costed');
     }
-    if (profileDir) {
-      const child = children.get('validated')!;
-      await stop(child);
-      children.delete('validated');
-      const measured = find(results.throughput, scenario.id, 'validated');
+    // The profile: a validated server of its own runs the scenario once more, so its profile
+    // holds that scenario only. The rounds above measured the server as npm start runs it:
+    // the sampling profiler costs it about 7 % of its CPU, which no peer pays.
+    if (options.profile) {
+      const profileDir = join(options.profile, scenario.id);
+      mkdirSync(profileDir, { recursive: true });
+      await stop(children.get('validated'));
+      const profiled = await ours({ engine: 'sqlite', dataDir: validatedDir }, identity, true, profileDir);
+      log(`profile: ${scenario.label} · ${targetLabels.validated}`);
+      const run = await load(profiled.url, requests, { connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: profiled.process.pid });
+      await stop(profiled);
       const file = profileIn(profileDir);
-      if (file && measured?.windowUs) results.profiles!.push({ scenario: scenario.id, label: scenario.label, requests: measured.requests, summary: summarizeProfile(file, measured.windowUs, measured.requests) });
+      if (file && run.windowUs) results.profiles!.push({ scenario: scenario.id, label: scenario.label, requests: run.requests, summary: summarizeProfile(file, run.windowUs, run.requests) });
+      children.set('validated', await ours({ engine: 'sqlite', dataDir: validatedDir }, identity, true));
     }
   }
   for (const child of children.values()) await stop(child);

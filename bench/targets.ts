@@ -30,7 +30,7 @@ export interface OurServerOptions {
   databaseUrl?: string;
   seedApiKey: string;
   env?: NodeJS.ProcessEnv;
-  /** Where this server writes its CPU profile, when BENCH_PROFILE is set. */
+  /** Where this server writes its CPU profile (BENCH_PROFILE); none: not profiled. */
   profileDir?: string;
 }
 
@@ -46,8 +46,12 @@ export function bundleServer(): number {
 }
 
 /** `npm start` without npm, so the pid is the server's own: the bundle, built once beforehand. */
-/** BENCH_PROFILE=<dir>: each of our servers writes a V8 CPU profile there (or in its own `profileDir`) when it stops. */
-const profileArgs = (dir = process.env.BENCH_PROFILE) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
+/**
+ * A server given a `profileDir` writes a V8 CPU profile there when it stops (BENCH_PROFILE's
+ * runs of their own, bench/run.ts); every other server runs as npm start runs it, since the
+ * sampling profiler costs it CPU that no peer pays.
+ */
+const profileArgs = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);
 
 export async function startOurs(options: OurServerOptions): Promise<Child & { startedAt: number }> {
   bundleServer();

@@ -139,7 +139,7 @@ describe('bench verdicts', () => {
       ],
     });
     const markdown = renderMarkdown({ ...r, targets: verdicts(r) });
-    expect(markdown).toContain('## CPU profiles (validated server, the closed-loop run of each scenario)');
+    expect(markdown).toContain('## CPU profiles (validated server, a closed-loop run of each scenario of its own, after the measured rounds)');
     expect(markdown).toContain('400 µs of sampled CPU per request (100 requests). By origin: native 300 µs (75 %), server 100 µs (25 %).');
     expect(markdown).toContain('| 100.0 | 25.0 % | native | `writev` |');
     expect(markdown).toContain('## Open loop: 500 requests/s offered');
