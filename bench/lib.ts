@@ -265,6 +265,16 @@ export async function sequential(url: string, r: LoadRequest, options: { maxRequ
   }
 }
 
+/** One open-loop run before it is summarized: what `pooledOpenLoop` adds up over rounds. */
+export interface OpenLoopRun {
+  /** ms from each completed request's due instant to its answer's end. */
+  latencies: number[];
+  counts: { errors: number; non2xx: number };
+  seconds: number;
+  cpu: { before: number | undefined; after: number | undefined };
+  windowUs: { fromUs: number; toUs: number };
+}
+
 /**
  * An open loop: one request every 1/`rate` s, evenly spaced, whatever the answers' pace, over
  * at most `connections` keep-alive connections, for `durationS` seconds (after `warmupS` not
@@ -277,7 +287,7 @@ export async function sequential(url: string, r: LoadRequest, options: { maxRequ
  * on a 1 s interval), so 500 requests/s on 20 connections is a closed-loop burst of 500 and then
  * silence: its p99 is the burst's queue, not what a steady 500 requests/s meets.
  */
-export async function openLoop(url: string, requests: LoadRequest[], options: { rate: number; connections: number; durationS: number; warmupS?: number; pid?: number | undefined }): Promise<LoadResult> {
+export async function openLoopRun(url: string, requests: LoadRequest[], options: { rate: number; connections: number; durationS: number; warmupS?: number; pid?: number | undefined }): Promise<OpenLoopRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const context: Record<string, unknown> = {};
   const interval = 1000 / options.rate;
@@ -315,13 +325,35 @@ export async function openLoop(url: string, requests: LoadRequest[], options: { 
     if (options.warmupS) await run(options.warmupS);
     const before = cpuMs(options.pid);
     const fromUs = profileClockUs();
-    const { latencies, counts, seconds } = await run(options.durationS);
+    const measured = await run(options.durationS);
     const toUs = profileClockUs();
-    return { ...summarizeLatencies(latencies, counts, seconds, { before, after: cpuMs(options.pid) }), windowUs: { fromUs, toUs } };
+    return { ...measured, cpu: { before, after: cpuMs(options.pid) }, windowUs: { fromUs, toUs } };
   } finally {
     agent.destroy();
   }
 }
+
+/**
+ * Several open-loop runs of one server as one: their latencies pooled, so the p99 is that of
+ * every request of every round. One run's p99 at 500 requests/s is its 25 slowest requests of
+ * 2,500, which one stall of the machine (20 ms holds up 10 requests and those queued behind
+ * them) decides for whichever server it falls on; rounds in turn spread the stalls over the
+ * servers, and pooling counts them in proportion.
+ */
+export function pooledOpenLoop(runs: OpenLoopRun[]): LoadResult {
+  const cpuKnown = runs.every((r) => r.cpu.before !== undefined && r.cpu.after !== undefined);
+  const cpuMsUsed = runs.reduce((sum, r) => sum + ((r.cpu.after ?? 0) - (r.cpu.before ?? 0)), 0);
+  return {
+    ...summarizeLatencies(
+      runs.flatMap((r) => r.latencies),
+      { errors: runs.reduce((n, r) => n + r.counts.errors, 0), non2xx: runs.reduce((n, r) => n + r.counts.non2xx, 0) },
+      runs.reduce((sum, r) => sum + r.seconds, 0),
+      cpuKnown ? { before: 0, after: cpuMsUsed } : { before: undefined, after: undefined },
+    ),
+    windowUs: runs.at(-1)!.windowUs,
+  };
+}
+
 
 /**
  * Of one server's rounds of a scenario, the one of median CPU per request (the lower middle

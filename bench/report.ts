@@ -14,8 +14,12 @@ export interface ThroughputRow {
   result: LoadResult | undefined;
   /** (f) only: the µs it computed on each request, ours' closed-loop CPU per request over bare node:http's. */
   workUs?: number;
-  /** Closed loop: every round measured (`result` is the one of median CPU per request). */
-  rounds?: { requestsPerSecond: number; cpuUsPerRequest: number | undefined }[];
+  /**
+   * Every round measured. Closed loop: `result` is the one of median CPU per request. Open
+   * loop: `result` pools every round's requests (bench/lib.ts `pooledOpenLoop`), and each
+   * round's p99 is kept.
+   */
+  rounds?: { requestsPerSecond: number; cpuUsPerRequest: number | undefined; p99?: number }[];
 }
 
 export interface ScalingRow {
@@ -164,7 +168,7 @@ function runLine(results: Results): string {
     `Run ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu} (${m.cores} cores, ${m.memoryGb} GB), ${m.os}, Node ${m.node}; ` +
     `load average ${fmt(m.loadBefore, 2)} before and ${fmt(m.loadAfter, 2)} after. ` +
     `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, ` +
-    `${(o.rounds ?? 1) > 1 ? `${o.rounds} closed-loop rounds with every server in turn, each server shown by its round of median CPU per request, ` : ''}` +
+    `${(o.rounds ?? 1) > 1 ? `${o.rounds} rounds with every server in turn (closed loop: each server shown by its round of median CPU per request; open loop: every round's requests pooled), ` : ''}` +
     `loopback, autocannon in the bench process and each server in its own.`
   );
 }
@@ -241,17 +245,19 @@ export function renderMarkdown(results: Results): string {
 
   if ((results.openLoop ?? []).length > 0) {
     lines.push(`## Open loop: ${fmt(results.options.openRate)} requests/s offered (evenly spaced, at most ${results.options.connections} connections)`, '');
-    lines.push(`| scenario | server | req/s answered | p50 ms | p90 ms | p99 ms | max ms | CPU µs/req |`, `|-|-|-:|-:|-:|-:|-:|-:|`);
+    lines.push(`| scenario | server | req/s answered | p50 ms | p90 ms | p99 ms | max ms | CPU µs/req | each round, p99 ms |`, `|-|-|-:|-:|-:|-:|-:|-:|-:|`);
     for (const row of results.openLoop!) {
       const r = row.result;
       const server = row.workUs === undefined ? targetLabels[row.target] : `${targetLabels[row.target]} (computes ${fmt(row.workUs)} µs a request)`;
-      lines.push(`| ${row.label} | ${server} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50, 1)} | ${fmt(r?.p90, 1)} | ${fmt(r?.p99, 1)} | ${fmt(r?.max, 1)} | ${fmt(r?.cpuUsPerRequest)} |`);
+      const rounds = (row.rounds ?? []).map((round) => fmt(round.p99, 1)).join(' / ');
+      lines.push(`| ${row.label} | ${server} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50, 1)} | ${fmt(r?.p90, 1)} | ${fmt(r?.p99, 1)} | ${fmt(r?.max, 1)} | ${fmt(r?.cpuUsPerRequest)} | ${rounds} |`);
     }
     lines.push(
       '',
-      'One request every 1/rate s whatever the answers\' pace (bench/lib.ts `openLoop`); each latency counts from the instant its request was due, ' +
+      'One request every 1/rate s whatever the answers\' pace (bench/lib.ts `openLoopRun`); each latency counts from the instant its request was due, ' +
         'so waiting for a connection or for the server counts too. (autocannon\'s `overallRate` sends each connection\'s quota back to back at the start of each second: a burst, not this.) ' +
-        '(f) is (e) computing on each request for as long as ours cost more than (e) in the closed loop above: as costly as ours, with none of its variance.',
+        '(f) is (e) computing on each request for as long as ours cost more than (e) in the closed loop above: as costly as ours, with none of its variance. ' +
+        'Each server ran each scenario once per round, all servers in turn; its row pools the requests of every round, so its p99 is that of all of them, and a stall of the machine counts for the requests it held up, not for a whole round.',
       '',
     );
   }

@@ -14,8 +14,9 @@
  *                         once more, its profile in <dir>/<scenario>, summarized in
  *                         bench/results.md (bench/profile.ts); the rounds measure it unprofiled
  *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s evenly spaced (lib.ts openLoop)
- *   BENCH_ROUNDS=3        closed-loop rounds: each scenario runs on every server in turn this many
- *                         times, and each server's round of median CPU per request is the one shown
+ *   BENCH_ROUNDS=3        rounds: each scenario runs on every server in turn this many times; in the
+ *                         closed loop each server's round of median CPU per request is the one
+ *                         shown, in the open loop every round's requests are pooled
  *   DATABASE_URL=…        the PostgreSQL server for the PostgreSQL scaling run (a database
  *                         is created in it and dropped); without it the bench uses the one
  *                         on BENCH_PG_PORT=55509 if it answers, else starts one there with
@@ -28,7 +29,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { formatApiKey, newKeyId } from '../server/features/apiKeys/rules.ts';
-import { cpuMs, load, median, medianRun, openLoop, roundOf, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult } from './lib.ts';
+import { cpuMs, load, median, medianRun, openLoopRun, pooledOpenLoop, roundOf, root, rssMb, sampleRss, sequential, sleep, waitUntilAnswering, type Child, type LoadRequest, type LoadResult, type OpenLoopRun } from './lib.ts';
 import type { Fixture } from './peers/fixtures.ts';
 import { profileIn, summarizeProfile } from './profile.ts';
 import { renderMarkdown, verdicts, withBenchSummary, type Results, type ScalingRow, type ThroughputRow } from './report.ts';
@@ -232,12 +233,24 @@ async function throughput() {
       const extraUs = (find(results.throughput, scenario.id, 'validated')?.cpuUsPerRequest ?? NaN) - (find(results.throughput, scenario.id, 'http')?.cpuUsPerRequest ?? NaN);
       if (extraUs > 0) children.set('costed', await track(startPeer('http', fixtures.get(scenario.id)!, work, extraUs)));
       else results.notes.push(`${targetLabels.costed} on ${scenario.label}: not measured, for want of ours' closed-loop CPU per request over bare node:http's (${extraUs} µs)`);
-      for (const target of ['validated', 'express', 'http', 'costed'] as const) {
-        const child = children.get(target);
-        if (!child) continue;
-        log(`open loop ${options.openRate}/s: ${scenario.label} · ${targetLabels[target]}`);
-        const result = await openLoop(child.url, requests, { rate: options.openRate, connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid });
-        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result, ...(target === 'costed' ? { workUs: extraUs } : {}) });
+      // Rounds in turn, as in the closed loop: a stall of the machine falls on whichever server
+      // runs then, and pooling the rounds counts it for the requests it held up (lib.ts pooledOpenLoop).
+      const runs = new Map<TargetId, OpenLoopRun[]>();
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const target of ['validated', 'express', 'http', 'costed'] as const) {
+          const child = children.get(target);
+          if (!child) continue;
+          log(`open loop ${options.openRate}/s: ${scenario.label} · ${targetLabels[target]} (round ${round} of ${options.rounds})`);
+          const run = await openLoopRun(child.url, requests, { rate: options.openRate, connections: options.connections, durationS: options.durationS, warmupS: options.warmupS, pid: child.process.pid });
+          runs.set(target, [...(runs.get(target) ?? []), run]);
+        }
+      }
+      for (const [target, list] of runs) {
+        const rounds = list.map((run) => {
+          const alone = pooledOpenLoop([run]);
+          return { ...roundOf(alone), p99: alone.p99 };
+        });
+        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result: pooledOpenLoop(list), rounds, ...(target === 'costed' ? { workUs: extraUs } : {}) });
       }
       await stop(children.get('costed'));
       children.delete('costed');

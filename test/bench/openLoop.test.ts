@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLoop } from '../../bench/lib.ts';
+import { openLoopRun, pooledOpenLoop, type OpenLoopRun } from '../../bench/lib.ts';
 
 const rate = 100;
 const durationS = 0.1;
@@ -34,7 +34,7 @@ describe('the bench open loop', () => {
   });
 
   it('sends rate × duration requests, one every 1/rate s, and counts each latency from the instant it was due', async () => {
-    const result = await openLoop(url, [{ path: '/a' }, { path: '/b' }], { rate, connections: 20, durationS });
+    const result = pooledOpenLoop([await openLoopRun(url, [{ path: '/a' }, { path: '/b' }], { rate, connections: 20, durationS })]);
     expect(result).toMatchObject({ requests, errors: 0, non2xx: 0 });
     // The requests of a scenario take turns.
     expect(paths).toEqual(Array.from({ length: requests }, (_, i) => (i % 2 === 0 ? '/a' : '/b')));
@@ -43,5 +43,22 @@ describe('the bench open loop', () => {
     expect(result.max).toBeGreaterThanOrEqual(((requests - 1) * 1000) / rate);
     // The last one was answered as it arrived: the latencies spread over the run, not all equal.
     expect(result.p50).toBeLessThan(result.max);
+  });
+
+  it("pools rounds: the p99 is that of every round's requests, and CPU and time add up", () => {
+    const round = (latencies: number[], cpuMs: number, extra: Partial<OpenLoopRun> = {}): OpenLoopRun => ({
+      latencies, counts: { errors: 0, non2xx: 0 }, seconds: latencies.length / 100, cpu: { before: 1000, after: 1000 + cpuMs }, windowUs: { fromUs: 0, toUs: 1 }, ...extra,
+    });
+    // One round stalled: 3 of its 100 requests took 40 ms. Alone its p99 is the stall's;
+    // among 300 requests, 3 slow ones are the slowest 1 %, and the p99 is the next.
+    const steady = Array.from({ length: 100 }, (_, i) => 1 + i / 100);
+    const stalled = round([...steady.slice(3), 40, 40, 40], 30);
+    expect(pooledOpenLoop([stalled]).p99).toBe(40);
+    const pooled = pooledOpenLoop([round(steady, 20), stalled, round(steady, 25, { counts: { errors: 1, non2xx: 2 } })]);
+    expect(pooled).toMatchObject({ requests: 300, errors: 1, non2xx: 2, max: 40, durationS: 3, requestsPerSecond: 100 });
+    expect(pooled.p99).toBe(1.99);
+    expect(pooled.cpuUsPerRequest).toBeCloseTo((75 * 1000) / 300);
+    // A round whose CPU was not read leaves the pool's unknown.
+    expect(pooledOpenLoop([round(steady, 20), { ...stalled, cpu: { before: undefined, after: undefined } }]).cpuUsPerRequest).toBeUndefined();
   });
 });

@@ -157,7 +157,7 @@ describe('bench verdicts', () => {
     r.throughput[0] = { ...r.throughput[0]!, result: medianRun(rounds), rounds: rounds.map(roundOf) };
     const markdown = renderMarkdown({ ...r, targets: verdicts(r) });
     expect(markdown).toContain('| GET /lookup/tokens/cost | (a) ours, validated | 6,000 | 2 | 8 | 160 | 210 / 140 / 160 |  |  |');
-    expect(markdown).toContain('3 closed-loop rounds with every server in turn, each server shown by its round of median CPU per request');
+    expect(markdown).toContain("3 rounds with every server in turn (closed loop: each server shown by its round of median CPU per request; open loop: every round's requests pooled)");
     // The verdict compares the rounds shown: 6,000 req/s over Prism's 1,000.
     expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.measured).toBe('6.00× (by CPU 6.25×)');
   });
