@@ -212,8 +212,11 @@ function sendOne(url: string, r: LoadRequest, agent: Agent, context: Record<stri
   });
 }
 
-/** A LoadResult from the latencies (ms) of the completed requests of a run of `seconds`. */
-function summarizeLatencies(latencies: number[], counts: { errors: number; non2xx: number }, seconds: number, cpu: { before: number | undefined; after: number | undefined }): LoadResult {
+/** CPU ms a process spent between two readings of `cpuMs`; undefined when either failed. */
+const cpuSpent = (before: number | undefined, after: number | undefined) => (before === undefined || after === undefined ? undefined : after - before);
+
+/** A LoadResult from the latencies (ms) of the completed requests of a run of `seconds`, in which the server spent `cpuMsUsed`. */
+function summarizeLatencies(latencies: number[], counts: { errors: number; non2xx: number }, seconds: number, cpuMsUsed: number | undefined): LoadResult {
   const done = latencies.length;
   return {
     requestsPerSecond: done / seconds,
@@ -223,7 +226,7 @@ function summarizeLatencies(latencies: number[], counts: { errors: number; non2x
     p99: percentile(latencies, 99),
     max: done ? Math.max(...latencies) : NaN,
     requests: done,
-    cpuUsPerRequest: cpu.before === undefined || cpu.after === undefined || done === 0 ? undefined : ((cpu.after - cpu.before) * 1000) / done,
+    cpuUsPerRequest: cpuMsUsed === undefined || done === 0 ? undefined : (cpuMsUsed * 1000) / done,
     errors: counts.errors,
     non2xx: counts.non2xx,
     durationS: seconds,
@@ -259,7 +262,7 @@ export async function sequential(url: string, r: LoadRequest, options: { maxRequ
         counts.errors++;
       }
     }
-    return summarizeLatencies(latencies, counts, (performance.now() - started) / 1000, { before, after: cpuMs(options.pid) });
+    return summarizeLatencies(latencies, counts, (performance.now() - started) / 1000, cpuSpent(before, cpuMs(options.pid)));
   } finally {
     agent.destroy();
   }
@@ -271,8 +274,8 @@ export interface OpenLoopRun {
   latencies: number[];
   counts: { errors: number; non2xx: number };
   seconds: number;
-  cpu: { before: number | undefined; after: number | undefined };
-  windowUs: { fromUs: number; toUs: number };
+  /** The server's CPU ms over the run; undefined when it could not be read. */
+  cpuMsUsed: number | undefined;
 }
 
 /**
@@ -324,10 +327,8 @@ export async function openLoopRun(url: string, requests: LoadRequest[], options:
   try {
     if (options.warmupS) await run(options.warmupS);
     const before = cpuMs(options.pid);
-    const fromUs = profileClockUs();
     const measured = await run(options.durationS);
-    const toUs = profileClockUs();
-    return { ...measured, cpu: { before, after: cpuMs(options.pid) }, windowUs: { fromUs, toUs } };
+    return { ...measured, cpuMsUsed: cpuSpent(before, cpuMs(options.pid)) };
   } finally {
     agent.destroy();
   }
@@ -341,19 +342,14 @@ export async function openLoopRun(url: string, requests: LoadRequest[], options:
  * servers, and pooling counts them in proportion.
  */
 export function pooledOpenLoop(runs: OpenLoopRun[]): LoadResult {
-  const cpuKnown = runs.every((r) => r.cpu.before !== undefined && r.cpu.after !== undefined);
-  const cpuMsUsed = runs.reduce((sum, r) => sum + ((r.cpu.after ?? 0) - (r.cpu.before ?? 0)), 0);
-  return {
-    ...summarizeLatencies(
-      runs.flatMap((r) => r.latencies),
-      { errors: runs.reduce((n, r) => n + r.counts.errors, 0), non2xx: runs.reduce((n, r) => n + r.counts.non2xx, 0) },
-      runs.reduce((sum, r) => sum + r.seconds, 0),
-      cpuKnown ? { before: 0, after: cpuMsUsed } : { before: undefined, after: undefined },
-    ),
-    windowUs: runs.at(-1)!.windowUs,
-  };
+  const sum = (of: (run: OpenLoopRun) => number) => runs.reduce((total, run) => total + of(run), 0);
+  return summarizeLatencies(
+    runs.flatMap((run) => run.latencies),
+    { errors: sum((run) => run.counts.errors), non2xx: sum((run) => run.counts.non2xx) },
+    sum((run) => run.seconds),
+    runs.some((run) => run.cpuMsUsed === undefined) ? undefined : sum((run) => run.cpuMsUsed!),
+  );
 }
-
 
 /**
  * Of one server's rounds of a scenario, the one of median CPU per request (the lower middle

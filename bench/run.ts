@@ -13,7 +13,7 @@
  *                         each throughput scenario's rounds, a profiled validated server runs it
  *                         once more, its profile in <dir>/<scenario>, summarized in
  *                         bench/results.md (bench/profile.ts); the rounds measure it unprofiled
- *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s evenly spaced (lib.ts openLoop)
+ *   BENCH_OPEN_RATE=500   the open-loop runs' offered rate, requests/s evenly spaced (lib.ts openLoopRun)
  *   BENCH_ROUNDS=3        rounds: each scenario runs on every server in turn this many times; in the
  *                         closed loop each server's round of median CPU per request is the one
  *                         shown, in the open loop every round's requests are pooled
@@ -246,11 +246,11 @@ async function throughput() {
         }
       }
       for (const [target, list] of runs) {
-        const rounds = list.map((run) => {
+        const eachRound = list.map((run) => {
           const alone = pooledOpenLoop([run]);
           return { ...roundOf(alone), p99: alone.p99 };
         });
-        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result: pooledOpenLoop(list), rounds, ...(target === 'costed' ? { workUs: extraUs } : {}) });
+        results.openLoop!.push({ scenario: scenario.id, label: scenario.label, read: true, target, result: pooledOpenLoop(list), rounds: eachRound, ...(target === 'costed' ? { workUs: extraUs } : {}) });
       }
       await stop(children.get('costed'));
       children.delete('costed');

@@ -46,9 +46,9 @@ export function schemaValidator(document: Json, pointer: string): ValidateFuncti
 /** The errors of a validator's last refusal, in one line: `/status must be equal to one of the allowed values; …`. */
 export const refusal = (validate: ValidateFunction) => (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ');
 
-/** `#/components/schemas/{name}`. */
-export const componentSchema = (name: SchemaName) => `#/components/schemas/${name}`;
 const componentsPrefix = '#/components/schemas/';
+/** `#/components/schemas/{name}`. */
+export const componentSchema = (name: SchemaName) => `${componentsPrefix}${name}`;
 
 /** The JSON pointer of an operation's response schema: `#/paths/~1orders/get/responses/200/content/application~1json/schema`. */
 export function responseSchema(path: string, method: string, status: number | string, mediaType = 'application/json'): string {

@@ -47,7 +47,7 @@ describe('the bench open loop', () => {
 
   it("pools rounds: the p99 is that of every round's requests, and CPU and time add up", () => {
     const round = (latencies: number[], cpuMs: number, extra: Partial<OpenLoopRun> = {}): OpenLoopRun => ({
-      latencies, counts: { errors: 0, non2xx: 0 }, seconds: latencies.length / 100, cpu: { before: 1000, after: 1000 + cpuMs }, windowUs: { fromUs: 0, toUs: 1 }, ...extra,
+      latencies, counts: { errors: 0, non2xx: 0 }, seconds: latencies.length / 100, cpuMsUsed: cpuMs, ...extra,
     });
     // One round stalled: 3 of its 100 requests took 40 ms. Alone its p99 is the stall's;
     // among 300 requests, 3 slow ones are the slowest 1 %, and the p99 is the next.
@@ -59,6 +59,6 @@ describe('the bench open loop', () => {
     expect(pooled.p99).toBe(1.99);
     expect(pooled.cpuUsPerRequest).toBeCloseTo((75 * 1000) / 300);
     // A round whose CPU was not read leaves the pool's unknown.
-    expect(pooledOpenLoop([round(steady, 20), { ...stalled, cpu: { before: undefined, after: undefined } }]).cpuUsPerRequest).toBeUndefined();
+    expect(pooledOpenLoop([round(steady, 20), { ...stalled, cpuMsUsed: undefined }]).cpuUsPerRequest).toBeUndefined();
   });
 });
