@@ -5,13 +5,30 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
 import { testBudget, waitBudget } from '../support/wait.ts';
 import { deref, loadBundle, operationsOf, root, surfaces, type Json } from '../support/documents.ts';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Opens a tag of Redoc's sidebar until `entry`, one of its operations, shows. The tag's name
+ * toggles it, and one may be opening already (the one shown first) while its entries are not
+ * yet visible: a click then closes it, so this clicks again until the entry shows.
+ */
+async function openTag(menu: Locator, tag: string, entry: Locator): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      // `.last()`: after any same-named heading of the description.
+      if (!(await entry.isVisible())) await menu.getByText(tag, { exact: true }).last().click();
+      // One attempt's wait, not the test's: an attempt that ends here clicks again, within waitBudget.
+      await entry.waitFor({ state: 'visible', timeout: 2_000 });
+    },
+    { timeout: waitBudget, interval: 100 },
+  );
+}
 
 describe.skipIf(!browserAvailable)('the Redoc pages', () => {
   let browser: Browser;
@@ -44,9 +61,7 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       let text = '';
       for (const tag of tags) {
         const first = menu.getByText(operations.find(({ operation }) => operation.tags?.includes(tag))!.operation.summary, { exact: true }).first();
-        // A tag may already be open (the one shown first); a click would close it.
-        if (!(await first.isVisible())) await menu.getByText(tag, { exact: true }).last().click(); // after any same-named heading of the description
-        await first.waitFor({ timeout: waitBudget });
+        await openTag(menu, tag, first);
         // Opening a tag may close the others: read the menu while this one is open.
         text += await menu.innerText();
       }
@@ -58,7 +73,7 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       const withSample = operations.filter(({ webhook, operation }) => !webhook && operation['x-codeSamples']);
       const target = withSample.find(({ operation }) => operation.tags?.includes(tags.at(-1))) ?? withSample[0]!;
       const entry = menu.getByText(target.operation.summary, { exact: true }).first();
-      if (!(await entry.isVisible())) await menu.getByText(target.operation.tags[0], { exact: true }).last().click();
+      await openTag(menu, target.operation.tags[0], entry);
       await entry.scrollIntoViewIfNeeded({ timeout: waitBudget });
       await entry.click({ timeout: waitBudget });
       const call = `ramp.${target.method.toUpperCase()}('${target.path}'`;
