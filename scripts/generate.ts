@@ -216,25 +216,29 @@ export function staleFiles(expected: string, actual: string): string[] {
   });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const check = process.argv.includes('--check');
-  const target = join(root, 'generated');
+/**
+ * Rebuilds `target` (generated/ by default) from openapi/, or with `check` only says which of
+ * its files differ. The fresh tree is made aside first, so a failed build leaves `target` as it was.
+ */
+export function regenerate({ target = join(root, 'generated'), check = false } = {}): { stale: string[]; files: number } {
   const fresh = mkdtempSync(join(tmpdir(), 'ramp-generated-'));
   try {
     generate(fresh);
-    if (check) {
-      const stale = staleFiles(fresh, target);
-      if (stale.length > 0) {
-        console.error(`generated/ is stale; run npm run generate and commit:\n  ${stale.join('\n  ')}`);
-        process.exit(1);
-      }
-      console.log('generated/ is up to date');
-    } else {
-      rmSync(target, { recursive: true, force: true });
-      cpSync(fresh, target, { recursive: true });
-      console.log(`generated/ rebuilt from openapi/ (${listFiles(target).length} files)`);
-    }
+    if (check) return { stale: staleFiles(fresh, target), files: listFiles(fresh).length };
+    rmSync(target, { recursive: true, force: true });
+    cpSync(fresh, target, { recursive: true });
+    return { stale: [], files: listFiles(target).length };
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const check = process.argv.includes('--check');
+  const { stale, files } = regenerate({ check });
+  if (check && stale.length > 0) {
+    console.error(`generated/ is stale; run npm run generate and commit:\n  ${stale.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log(check ? 'generated/ is up to date' : `generated/ rebuilt from openapi/ (${files} files)`);
 }
