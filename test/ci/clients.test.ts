@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { junit, rowText, summaryLine, type Row } from '../../scripts/clients/test-clients.ts';
+import { junit, rowText, summaryLine, type Row } from '../../scripts/clients/report.ts';
 import { root } from '../support/documents.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'clients-report-'));
