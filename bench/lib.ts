@@ -289,12 +289,24 @@ export interface OpenLoopRun {
  * sends it back to back from the second's start (lib/httpClient.js resets `reqsMadeThisSecond`
  * on a 1 s interval), so 500 requests/s on 20 connections is a closed-loop burst of 500 and then
  * silence: its p99 is the burst's queue, not what a steady 500 requests/s meets.
+ *
+ * `until`: the measured run sends only until it settles (at most `durationS`), so the run
+ * covers another client's long request (a clock advance) and no more.
  */
-export async function openLoopRun(url: string, requests: LoadRequest[], options: { rate: number; connections: number; durationS: number; warmupS?: number; pid?: number | undefined }): Promise<OpenLoopRun> {
+export async function openLoopRun(
+  url: string,
+  requests: LoadRequest[],
+  options: { rate: number; connections: number; durationS: number; warmupS?: number; pid?: number | undefined; until?: Promise<unknown> },
+): Promise<OpenLoopRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const context: Record<string, unknown> = {};
   const interval = 1000 / options.rate;
-  const run = async (durationS: number) => {
+  const run = async (durationS: number, until?: Promise<unknown>) => {
+    let ended = false;
+    void until?.then(
+      () => void (ended = true),
+      () => void (ended = true),
+    );
     const latencies: number[] = [];
     const counts = { errors: 0, non2xx: 0 };
     const total = Math.round(durationS * options.rate);
@@ -303,7 +315,7 @@ export async function openLoopRun(url: string, requests: LoadRequest[], options:
     let sent = 0;
     await new Promise<void>((allSent) => {
       const tick = () => {
-        for (let due = start + sent * interval; sent < total && due <= performance.now(); due = start + sent * interval) {
+        for (let due = start + sent * interval; sent < total && !ended && due <= performance.now(); due = start + sent * interval) {
           const request = requests[sent % requests.length]!;
           sent++;
           answered.push(
@@ -316,7 +328,7 @@ export async function openLoopRun(url: string, requests: LoadRequest[], options:
             ),
           );
         }
-        if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+        if (sent < total && !ended) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
         else allSent();
       };
       tick();
@@ -327,7 +339,7 @@ export async function openLoopRun(url: string, requests: LoadRequest[], options:
   try {
     if (options.warmupS) await run(options.warmupS);
     const before = cpuMs(options.pid);
-    const measured = await run(options.durationS);
+    const measured = await run(options.durationS, options.until);
     return { ...measured, cpuMsUsed: cpuSpent(before, cpuMs(options.pid)) };
   } finally {
     agent.destroy();

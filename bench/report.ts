@@ -58,6 +58,20 @@ export interface Verdict {
   atOurCost?: string;
 }
 
+/** One partner advancing its clock while another reads (bench/isolation.ts `advanceWhileReading`). */
+export interface IsolationResult {
+  engine: 'sqlite' | 'postgres';
+  /** The reader's request. */
+  read: string;
+  /** The advancer's orders whose funding deadline falls due within the advance. */
+  deadlines: number;
+  /** The advance's status, duration and answer size, and the deadlines its answer counts as applied. */
+  advance: { status: number; ms: number; bytes: number; applied: number | undefined };
+  /** The reader's reads before the advance, then while it ran. */
+  alone: LoadResult;
+  during: LoadResult;
+}
+
 export interface Results {
   machine: { cpu: string; cores: number; memoryGb: number; os: string; node: string; loadBefore: number; loadAfter?: number };
   startedAt: string;
@@ -76,6 +90,8 @@ export interface Results {
     attempts: number;
     badSignatures: number;
   };
+  /** One partner advancing its clock over a thousand deadlines while another reads (bench/isolation.ts). */
+  isolation?: IsolationResult;
   footprint?: { coldStartMs?: number; coldStartsMs?: number[]; coldStartCpuMs?: number; idleRssMb?: number | undefined; loadRssMb?: number; generateSeconds?: number; generateUpToDate?: boolean };
   targets?: Verdict[];
   notes: string[];
@@ -153,6 +169,16 @@ export function verdicts(results: Results): Verdict[] {
     measured: w ? `p50 ${fmt(w.latency.p50)} ms, p99 ${fmt(w.latency.p99)} ms (${w.latency.delivered} of ${w.latency.events})` : 'not measured',
     holds: w ? w.latency.p99 <= 100 && w.latency.delivered === w.latency.events : null,
   });
+  // Issue 31: one partner's advance leaves another partner's reads answered at once.
+  const iso = results.isolation;
+  const advanced = iso !== undefined && iso.advance.status === 200 && iso.advance.applied === iso.deadlines;
+  judged(
+    `another partner's reads during a ${fmt(iso?.deadlines ?? 1000)}-deadline clock advance: p99 ≤ 50 ms (${iso?.engine ?? 'sqlite'})`,
+    iso?.during.p99,
+    (v) => v <= 50 && advanced,
+    (v) => `${fmt(v, 1)} ms over ${fmt(iso!.during.requests)} reads${advanced ? '' : ` (the advance answered ${iso!.advance.status}, ${iso!.advance.applied ?? 'no'} deadlines applied)`}`,
+    iso?.during,
+  );
   const f = results.footprint;
   out.push({ target: 'cold start ≤ 1.5 s', measured: f?.coldStartMs === undefined ? 'not measured' : `${fmt(f.coldStartMs)} ms`, holds: f?.coldStartMs === undefined ? null : f.coldStartMs <= 1500 });
   out.push({ target: 'idle RSS ≤ 150 MB', measured: f?.idleRssMb === undefined ? 'not measured' : `${fmt(f.idleRssMb)} MB`, holds: f?.idleRssMb === undefined ? null : f.idleRssMb <= 150 });
@@ -187,10 +213,10 @@ function targetsTable(results: Results): string[] {
   ];
 }
 
-/** Where the README shows the latest full run (`npm run bench` rewrites what is between them). */
+/** Where docs/performance.md shows the latest full run (`npm run bench` rewrites what is between them). */
 export const readmeMarkers = { start: '<!-- bench results: written by npm run bench -->', end: '<!-- end of bench results -->' };
 
-/** The README with the run's machine and verdicts between its markers (unchanged without them). */
+/** The page (docs/performance.md) with the run's machine and verdicts between its markers (unchanged without them). */
 export function withBenchSummary(readme: string, results: Results): string {
   const start = readme.indexOf(readmeMarkers.start);
   const end = readme.indexOf(readmeMarkers.end);
@@ -221,47 +247,62 @@ export function renderMarkdown(results: Results): string {
   const lines: string[] = [];
   lines.push(`# Benchmark results`, '');
   lines.push(runLine(results), '');
+  lines.push(...throughputSection(results), ...openLoopSection(results), ...profilesSection(results));
+  lines.push(...scalingSection(results), ...webhooksSection(results), ...isolationSection(results), ...footprintSection(results));
+  lines.push(`## Targets`, '', ...targetsTable(results));
+  if (results.notes.length) lines.push('', '## Notes', '', ...results.notes.map((n) => `- ${n.replace(/\s+/g, ' ')}`));
+  return `${lines.join('\n')}\n`;
+}
 
-  if (results.throughput.length > 0) {
-    lines.push(`## Throughput and latency`, '');
-    lines.push(`| scenario | server | req/s | p50 ms | p99 ms | CPU µs/req | each round, CPU µs/req | (a) ÷ this, req/s | (a) ÷ this, by CPU |`, `|-|-|-:|-:|-:|-:|-:|-:|-:|`);
-    for (const row of results.throughput) {
-      const a = find(results, row.scenario, 'validated');
-      const r = row.result;
-      const x = row.target === 'validated' ? '' : `${fmt(ratio(a?.requestsPerSecond, r?.requestsPerSecond), 2)}×`;
-      const byCpu = row.target === 'validated' ? '' : `${fmt(ratio(r?.cpuUsPerRequest, a?.cpuUsPerRequest), 2)}×`;
-      const rounds = (row.rounds ?? []).map((round) => fmt(round.cpuUsPerRequest)).join(' / ');
-      lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p99)} | ${fmt(r?.cpuUsPerRequest)} | ${rounds} | ${x} | ${byCpu} |`);
-    }
-    lines.push(
-      '',
-      'The quote + order scenario counts each of its two requests; peers answer the bytes our server answered. ' +
-        'Each server ran every scenario once per round, all servers in turn; its row is its round of median CPU per request, and every round\'s CPU per request is beside it. ' +
-        'CPU µs/req is the server process\'s own CPU time per request: on a busy machine it still compares the servers when req/s no longer does ' +
-        '("by CPU" is the other server\'s CPU per request over ours, what the req/s ratio would be if both were CPU-bound alone).',
-      '',
-    );
+function throughputSection(results: Results): string[] {
+  if (results.throughput.length === 0) return [];
+  const lines: string[] = [];
+  lines.push(`## Throughput and latency`, '');
+  lines.push(`| scenario | server | req/s | p50 ms | p99 ms | CPU µs/req | each round, CPU µs/req | (a) ÷ this, req/s | (a) ÷ this, by CPU |`, `|-|-|-:|-:|-:|-:|-:|-:|-:|`);
+  for (const row of results.throughput) {
+    const a = find(results, row.scenario, 'validated');
+    const r = row.result;
+    const x = row.target === 'validated' ? '' : `${fmt(ratio(a?.requestsPerSecond, r?.requestsPerSecond), 2)}×`;
+    const byCpu = row.target === 'validated' ? '' : `${fmt(ratio(r?.cpuUsPerRequest, a?.cpuUsPerRequest), 2)}×`;
+    const rounds = (row.rounds ?? []).map((round) => fmt(round.cpuUsPerRequest)).join(' / ');
+    lines.push(`| ${row.label} | ${targetLabels[row.target]} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50)} | ${fmt(r?.p99)} | ${fmt(r?.cpuUsPerRequest)} | ${rounds} | ${x} | ${byCpu} |`);
   }
+  lines.push(
+    '',
+    'The quote + order scenario counts each of its two requests; peers answer the bytes our server answered. ' +
+      'Each server ran every scenario once per round, all servers in turn; its row is its round of median CPU per request, and every round\'s CPU per request is beside it. ' +
+      'CPU µs/req is the server process\'s own CPU time per request: on a busy machine it still compares the servers when req/s no longer does ' +
+      '("by CPU" is the other server\'s CPU per request over ours, what the req/s ratio would be if both were CPU-bound alone).',
+    '',
+  );
+  return lines;
+}
 
-  if ((results.openLoop ?? []).length > 0) {
-    lines.push(`## Open loop: ${fmt(results.options.openRate)} requests/s offered (evenly spaced, at most ${results.options.connections} connections)`, '');
-    lines.push(`| scenario | server | req/s answered | p50 ms | p90 ms | p99 ms | max ms | CPU µs/req | each round, p99 ms |`, `|-|-|-:|-:|-:|-:|-:|-:|-:|`);
-    for (const row of results.openLoop!) {
-      const r = row.result;
-      const server = row.workUs === undefined ? targetLabels[row.target] : `${targetLabels[row.target]} (computes ${fmt(row.workUs)} µs a request)`;
-      const rounds = (row.rounds ?? []).map((round) => fmt(round.p99, 1)).join(' / ');
-      lines.push(`| ${row.label} | ${server} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50, 1)} | ${fmt(r?.p90, 1)} | ${fmt(r?.p99, 1)} | ${fmt(r?.max, 1)} | ${fmt(r?.cpuUsPerRequest)} | ${rounds} |`);
-    }
-    lines.push(
-      '',
-      'One request every 1/rate s whatever the answers\' pace (bench/lib.ts `openLoopRun`); each latency counts from the instant its request was due, ' +
-        'so waiting for a connection or for the server counts too. (autocannon\'s `overallRate` sends each connection\'s quota back to back at the start of each second: a burst, not this.) ' +
-        '(f) is (e) computing on each request for as long as ours cost more than (e) in the closed loop above: as costly as ours, with none of its variance. ' +
-        'Each server ran each scenario once per round, all servers in turn; its row pools the requests of every round, so its p99 is that of all of them, and a stall of the machine counts for the requests it held up, not for a whole round.',
-      '',
-    );
+function openLoopSection(results: Results): string[] {
+  if ((results.openLoop ?? []).length === 0) return [];
+  const lines: string[] = [];
+  lines.push(`## Open loop: ${fmt(results.options.openRate)} requests/s offered (evenly spaced, at most ${results.options.connections} connections)`, '');
+  lines.push(`| scenario | server | req/s answered | p50 ms | p90 ms | p99 ms | max ms | CPU µs/req | each round, p99 ms |`, `|-|-|-:|-:|-:|-:|-:|-:|-:|`);
+  for (const row of results.openLoop!) {
+    const r = row.result;
+    const server = row.workUs === undefined ? targetLabels[row.target] : `${targetLabels[row.target]} (computes ${fmt(row.workUs)} µs a request)`;
+    const rounds = (row.rounds ?? []).map((round) => fmt(round.p99, 1)).join(' / ');
+    lines.push(`| ${row.label} | ${server} | ${fmt(r?.requestsPerSecond)}${flaw(r)} | ${fmt(r?.p50, 1)} | ${fmt(r?.p90, 1)} | ${fmt(r?.p99, 1)} | ${fmt(r?.max, 1)} | ${fmt(r?.cpuUsPerRequest)} | ${rounds} |`);
   }
+  lines.push(
+    '',
+    'One request every 1/rate s whatever the answers\' pace (bench/lib.ts `openLoopRun`); each latency counts from the instant its request was due, ' +
+      'so waiting for a connection or for the server counts too. (autocannon\'s `overallRate` sends each connection\'s quota back to back at the start of each second: a burst, not this.) ' +
+      '(f) is (e) computing on each request for as long as ours cost more than (e) in the closed loop above: as costly as ours, with none of its variance. ' +
+      'Each server ran each scenario once per round, all servers in turn; its row pools the requests of every round, so its p99 is that of all of them, and a stall of the machine counts for the requests it held up, not for a whole round.',
+    '',
+  );
+  return lines;
+}
 
+/** This run's profiles, then those from before issue 17 (bench/profiles-before.json) when kept. */
+function profilesSection(results: Results): string[] {
+  const lines: string[] = [];
   if ((results.profiles ?? []).length > 0) {
     lines.push(`## CPU profiles (validated server, a closed-loop run of each scenario of its own, after the measured rounds)`, '');
     lines.push(...profileSections(results.profiles!));
@@ -271,46 +312,76 @@ export function renderMarkdown(results: Results): string {
     const baseline = JSON.parse(readFileSync(before, 'utf8')) as { note: string; profiles: ScenarioProfile[] };
     lines.push(`## CPU profiles before issue 17`, '', baseline.note, '', ...profileSections(baseline.profiles));
   }
+  return lines;
+}
 
-  if (results.scaling.length > 0) {
-    const s = scaleName(results.options.smallOrders);
-    const l = scaleName(results.options.largeOrders);
-    lines.push(`## Scaling: ${s} and ${l} stored orders (validated server, one request at a time)`, '');
-    lines.push(`| engine | scenario | ${s} p50 / p99 ms | ${s} CPU µs/req | ${l} p50 / p99 ms | ${l} CPU µs/req | ${l}/${s} p50 |`, `|-|-|-:|-:|-:|-:|-:|`);
-    for (const row of results.scaling) {
-      lines.push(
-        `| ${row.engine} | ${row.label} | ${fmt(row.small?.p50, 2)} / ${fmt(row.small?.p99, 2)}${flaw(row.small)} | ${fmt(row.small?.cpuUsPerRequest)} | ` +
-          `${fmt(row.large?.p50, 2)} / ${fmt(row.large?.p99, 2)}${flaw(row.large)} | ${fmt(row.large?.cpuUsPerRequest)} | ${fmt(growth(row), 2)} |`,
-      );
-    }
-    const seeding = Object.entries(results.seeding ?? {}).map(([k, v]) => `${k}: ${v.inserted.toLocaleString('en')} orders in ${fmt(v.seconds, 1)} s`);
-    if (seeding.length) lines.push('', `Seeding (orders and their quotes, one transaction): ${seeding.join('; ')}.`);
-    lines.push('');
+function scalingSection(results: Results): string[] {
+  if (results.scaling.length === 0) return [];
+  const lines: string[] = [];
+  const s = scaleName(results.options.smallOrders);
+  const l = scaleName(results.options.largeOrders);
+  lines.push(`## Scaling: ${s} and ${l} stored orders (validated server, one request at a time)`, '');
+  lines.push(`| engine | scenario | ${s} p50 / p99 ms | ${s} CPU µs/req | ${l} p50 / p99 ms | ${l} CPU µs/req | ${l}/${s} p50 |`, `|-|-|-:|-:|-:|-:|-:|`);
+  for (const row of results.scaling) {
+    lines.push(
+      `| ${row.engine} | ${row.label} | ${fmt(row.small?.p50, 2)} / ${fmt(row.small?.p99, 2)}${flaw(row.small)} | ${fmt(row.small?.cpuUsPerRequest)} | ` +
+        `${fmt(row.large?.p50, 2)} / ${fmt(row.large?.p99, 2)}${flaw(row.large)} | ${fmt(row.large?.cpuUsPerRequest)} | ${fmt(growth(row), 2)} |`,
+    );
   }
+  const seeding = Object.entries(results.seeding ?? {}).map(([k, v]) => `${k}: ${v.inserted.toLocaleString('en')} orders in ${fmt(v.seconds, 1)} s`);
+  if (seeding.length) lines.push('', `Seeding (orders and their quotes, one transaction): ${seeding.join('; ')}.`);
+  lines.push('');
+  return lines;
+}
 
-  if (results.webhooks) {
-    const w = results.webhooks;
-    lines.push(`## Webhooks (SQLite, loopback receiver checking every signature)`, '');
-    lines.push(`| measure | value |`, `|-|-:|`);
-    lines.push(`| signed deliveries/s (backlog of ${w.drain.backlog}) | ${fmt(w.drain.perSecond)} |`);
-    lines.push(`| change → first attempt p50 | ${fmt(w.latency.p50, 1)} ms |`);
-    lines.push(`| change → first attempt p99 | ${fmt(w.latency.p99, 1)} ms |`);
-    lines.push(`| bad signatures | ${w.badSignatures} |`, '');
+function webhooksSection(results: Results): string[] {
+  const w = results.webhooks;
+  if (!w) return [];
+  return [
+    `## Webhooks (SQLite, loopback receiver checking every signature)`,
+    '',
+    `| measure | value |`,
+    `|-|-:|`,
+    `| signed deliveries/s (backlog of ${w.drain.backlog}) | ${fmt(w.drain.perSecond)} |`,
+    `| change → first attempt p50 | ${fmt(w.latency.p50, 1)} ms |`,
+    `| change → first attempt p99 | ${fmt(w.latency.p99, 1)} ms |`,
+    `| bad signatures | ${w.badSignatures} |`,
+    '',
+  ];
+}
+
+function isolationSection(results: Results): string[] {
+  const iso = results.isolation;
+  if (!iso) return [];
+  const lines: string[] = [];
+  lines.push(`## One partner's clock advance, another partner's reads (${iso.engine})`, '');
+  lines.push(`| measure | value |`, `|-|-:|`);
+  lines.push(`| deadlines due within the advance (P366D) | ${fmt(iso.deadlines)} |`);
+  lines.push(`| the advance: status, wall time, answer size | ${iso.advance.status}, ${fmt(iso.advance.ms)} ms, ${fmt(iso.advance.bytes / 1024, 1)} KB |`);
+  lines.push(`| deadlines the answer counts as applied | ${fmt(iso.advance.applied)} |`);
+  for (const [when, r] of [['alone', iso.alone], ['during the advance', iso.during]] as const) {
+    lines.push(`| ${iso.read}, ${when}: reads, p50 / p99 / max ms | ${fmt(r.requests)}${flaw(r)}, ${fmt(r.p50, 1)} / ${fmt(r.p99, 1)} / ${fmt(r.max, 1)} |`);
   }
+  lines.push(
+    '',
+    `The reads are an open loop of ${fmt(results.options.openRate)} requests/s over at most ${results.options.connections} connections, each latency from the instant its read was due; ` +
+      'during the advance they are sent from the instant the advance is sent until it is answered, the operation warmed by an advance of `PT0S` first (bench/isolation.ts).',
+    '',
+  );
+  return lines;
+}
 
-  if (results.footprint) {
-    const f = results.footprint;
-    lines.push(`## Footprint`, '');
-    lines.push(`| measure | value |`, `|-|-:|`);
-    if (f.coldStartMs !== undefined) lines.push(`| cold start to first answered request (median of 3, empty database) | ${fmt(f.coldStartMs)} ms |`);
-    if (f.coldStartCpuMs !== undefined) lines.push(`| CPU time the server used until then | ${fmt(f.coldStartCpuMs)} ms |`);
-    if (f.idleRssMb !== undefined) lines.push(`| idle RSS | ${fmt(f.idleRssMb)} MB |`);
-    if (f.loadRssMb !== undefined) lines.push(`| peak RSS under load (validated server) | ${fmt(f.loadRssMb)} MB |`);
-    if (f.generateSeconds !== undefined) lines.push(`| \`npm run generate\` wall time | ${fmt(f.generateSeconds, 1)} s |`);
-    lines.push('');
-  }
-
-  lines.push(`## Targets`, '', ...targetsTable(results));
-  if (results.notes.length) lines.push('', '## Notes', '', ...results.notes.map((n) => `- ${n.replace(/\s+/g, ' ')}`));
-  return `${lines.join('\n')}\n`;
+function footprintSection(results: Results): string[] {
+  const f = results.footprint;
+  if (!f) return [];
+  const lines: string[] = [];
+  lines.push(`## Footprint`, '');
+  lines.push(`| measure | value |`, `|-|-:|`);
+  if (f.coldStartMs !== undefined) lines.push(`| cold start to first answered request (median of 3, empty database) | ${fmt(f.coldStartMs)} ms |`);
+  if (f.coldStartCpuMs !== undefined) lines.push(`| CPU time the server used until then | ${fmt(f.coldStartCpuMs)} ms |`);
+  if (f.idleRssMb !== undefined) lines.push(`| idle RSS | ${fmt(f.idleRssMb)} MB |`);
+  if (f.loadRssMb !== undefined) lines.push(`| peak RSS under load (validated server) | ${fmt(f.loadRssMb)} MB |`);
+  if (f.generateSeconds !== undefined) lines.push(`| \`npm run generate\` wall time | ${fmt(f.generateSeconds, 1)} s |`);
+  lines.push('');
+  return lines;
 }

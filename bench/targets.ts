@@ -48,7 +48,7 @@ export function bundleServer(): number {
 /** `npm start` without npm, so the pid is the server's own: the bundle, built once beforehand. */
 /**
  * A server given a `profileDir` writes a V8 CPU profile there when it stops (BENCH_PROFILE's
- * runs of their own, bench/run.ts); every other server runs as npm start runs it, since the
+ * runs of their own, bench/throughput.ts); every other server runs as npm start runs it, since the
  * sampling profiler costs it CPU that no peer pays.
  */
 const profileArgs = (dir: string | undefined) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []);

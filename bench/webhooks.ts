@@ -5,13 +5,63 @@
  *    attempt's arrival;
  *  - throughput: a backlog of events written while the server is stopped, then drained
  *    by the server's delivery job after it starts: signed deliveries per second.
+ * The webhooks section of the bench (`webhooks`) measures both on SQLite.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { openStorage, type Storage } from '../server/storage/database.ts';
 import { recordV2Event } from '../server/features/webhooks/outbox.ts';
 import { cpuMs, percentile, sleep } from './lib.ts';
+import { onrampQuote, type World } from './scenarios.ts';
+import { log, makeTemplateOrder, newIdentity, type Session } from './session.ts';
+
+export async function webhooks(session: Session) {
+  const { results, work } = session;
+  const dataDir = join(work, 'webhooks');
+  const identity = newIdentity();
+  const world: World = { ...identity, orders: [] };
+  const receiver = await startReceiver();
+  let server = await session.ours({ engine: 'sqlite', dataDir }, identity);
+  try {
+    const subscribed = await fetch(`${server.url}/webhook_subscription`, {
+      method: 'POST',
+      headers: { authorization: identity.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url, eventType: 'orderUpdated' }),
+    });
+    const subscription = (await subscribed.json()) as { secret?: string };
+    if (subscribed.status !== 201 || !subscription.secret) {
+      results.notes.push(`webhooks not measured: POST /webhook_subscription answered ${subscribed.status}`);
+      return;
+    }
+    receiver.secret = subscription.secret;
+    const made = await makeTemplateOrder(server.url, world);
+    const order = made.order ?? exampleOrder(identity.partnerId);
+    const writer = await outboxWriter({ dataDir }, identity.partnerId, order);
+    try {
+      log('webhooks: change → first attempt, 200 events 20 ms apart');
+      const latency = await measureLatency(writer, receiver, { count: 200, spacingMs: 20, waitMs: 15_000 });
+      await session.stop(server);
+      const backlog = 3000;
+      log(`webhooks: a backlog of ${backlog} events drained by a fresh server`);
+      await writer.recordMany(backlog);
+      const before = receiver.arrivals.size;
+      server = await session.ours({ engine: 'sqlite', dataDir }, identity);
+      const drain = await measureDrain(receiver, before, backlog, 60_000, server.process.pid);
+      results.webhooks = { latency, drain, attempts: receiver.attempts, badSignatures: receiver.badSignatures };
+    } finally {
+      await writer.close();
+    }
+  } finally {
+    await session.stop(server);
+    await receiver.close();
+  }
+}
+
+function exampleOrder(organizationId: string) {
+  return { ...onrampQuote, id: randomUUID(), status: 'funded', organizationId, quoteId: randomUUID() };
+}
 
 export interface Receiver {
   url: string;

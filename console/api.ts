@@ -37,7 +37,7 @@ export function describe(body: unknown, response: Response): Failure {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Json;
   if (typeof b.type === 'string' && typeof b.title === 'string') {
     // RFC 9457 problem details (v2): the slug is the last segment of `type`.
-    const fields = Array.isArray(b.errors) ? (b.errors as Json[]).map((e) => `${String(e.pointer ?? '')}: ${String(e.detail ?? '')}`) : [];
+    const fields = Array.isArray(b.errors) ? (b.errors as Json[]).map((e) => `${String(e.pointer ?? '')}: ${readable(String(e.detail ?? ''))}`) : [];
     const missing = Array.isArray(b.missing) ? [`missing: ${(b.missing as unknown[]).join(', ')}`] : [];
     const slug = b.type.slice(b.type.lastIndexOf('/') + 1);
     return new Failure(`${b.title} (${response.status} ${slug})`, [String(b.detail ?? ''), ...fields, ...missing].filter(Boolean), response.status);
@@ -48,6 +48,21 @@ export function describe(body: unknown, response: Response): Failure {
     return new Failure(`Error ${response.status}`, [b.error, ...details], response.status);
   }
   return new Failure(`Error ${response.status}`, [response.statusText || 'The sandbox answered without details.'], response.status);
+}
+
+/** A validator's regular expression says nothing to a person: the field's hint says the form. */
+const readable = (detail: string) => detail.replace(/^must match pattern ".*"$/, 'is not in the expected form');
+
+/** A stored answer (the request log's `responseBody`) as a Failure, when it is one. */
+export function failureOf(status: number, text: string | null): Failure | undefined {
+  if (status < 400) return undefined;
+  let body: unknown;
+  try {
+    body = text === null ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return describe(body, { status, statusText: '' } as Response);
 }
 
 /** The data of a successful answer, or a Failure. */
@@ -64,3 +79,12 @@ export async function ask<T>(call: Promise<{ data?: T; error?: unknown; response
 }
 
 export const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '—');
+
+/** A JSON text indented for reading; the text itself when it is not JSON. */
+export function formatJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

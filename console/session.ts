@@ -1,7 +1,7 @@
 /**
  * What every page of the console reads: the signed-in client, the partner, the live feed and
- * the partner's sandbox clock (app.tsx provides it, views.tsx reads it; apart from both, so
- * neither imports the other back).
+ * the partner's sandbox clock (app.tsx provides it, the pages of views/ read it; apart from
+ * both, so neither imports the other back).
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';

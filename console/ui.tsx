@@ -1,7 +1,7 @@
 /** Small building blocks of the console's pages: loading, actions with their errors, statuses. */
-import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { Failure } from './api.ts';
+import { createContext, type ComponentChildren } from 'preact';
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { Failure, formatTime } from './api.ts';
 
 /** A failure as text: what went wrong, then each line of the API's detail. */
 export function ErrorText({ error }: { error: unknown }) {
@@ -38,7 +38,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller names what the load depends on (`deps`): `load` itself is a new function at every render.
   }, [...deps, round]);
   return { data, error, reload: useCallback(() => setRound((r) => r + 1), []) };
 }
@@ -53,31 +53,106 @@ export function useTicker(ms: number): number {
   return tick;
 }
 
-/** A button that runs an API call: busy while it runs, the problem the API answered under it. */
-export function Action(props: { label: string; run: () => Promise<unknown>; done?: (value: unknown) => void; kind?: 'primary' | 'danger' | 'plain'; name?: string }) {
+/** Where the Actions of a ButtonRow report their problem: under the whole row, not inside it. */
+const RowProblem = createContext<((error: unknown) => void) | undefined>(undefined);
+
+/** A row of Actions whose last problem shows under the row, so it never pushes the buttons aside. */
+export function ButtonRow(props: { children: ComponentChildren; id?: string; class?: string }) {
+  const [error, setError] = useState<unknown>(undefined);
+  return (
+    <RowProblem.Provider value={setError}>
+      <div class={`buttons ${props.class ?? ''}`} id={props.id}>
+        {props.children}
+      </div>
+      {error !== undefined && <ErrorText error={error} />}
+    </RowProblem.Provider>
+  );
+}
+
+/** A button that runs an API call: busy while it runs, the problem the API answered under it (or under its row). */
+export function Action(props: { label: string; run: () => Promise<unknown>; done?: (value: unknown) => void; kind?: 'primary' | 'danger' | 'plain'; name?: string; title?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  const row = useContext(RowProblem);
+  const report = row ?? setError;
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
   const click = async () => {
     setBusy(true);
-    setError(undefined);
+    report(undefined);
     try {
       const value = await props.run();
       props.done?.(value);
     } catch (e) {
-      if (mounted.current) setError(e);
+      if (mounted.current) report(e);
     } finally {
       if (mounted.current) setBusy(false);
     }
   };
   return (
     <span class="action">
-      <button type="button" class={props.kind ?? 'plain'} data-action={props.name ?? props.label} disabled={busy} onClick={click}>
+      <button type="button" class={props.kind ?? 'plain'} data-action={props.name ?? props.label} title={props.title} disabled={busy} onClick={click}>
         {busy ? `${props.label}…` : props.label}
       </button>
-      {error !== undefined && <ErrorText error={error} />}
+      {!row && error !== undefined && <ErrorText error={error} />}
     </span>
+  );
+}
+
+/** Copies a value a partner pastes into code or a terminal (ids, CLABEs, key prefixes), and says it did. */
+export function Copy({ value, what }: { value: string; what: string }) {
+  const [copied, setCopied] = useState<boolean | undefined>(undefined);
+  const copy = () =>
+    navigator.clipboard.writeText(value).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  return (
+    <>
+      <button type="button" class="copy" aria-label={`Copy ${what}`} data-copy={value} onClick={copy}>
+        Copy
+      </button>
+      <span class="copied" role="status">
+        {copied === true ? 'Copied' : copied === false ? 'Copy it by hand: the browser refused' : ''}
+      </span>
+    </>
+  );
+}
+
+/** A value with its copy button. */
+export const Copyable = ({ value, what, wrap }: { value: string; what: string; wrap?: boolean }) => (
+  <span class="copyable">
+    <code class={wrap ? 'wrap' : undefined}>{value}</code> <Copy value={value} what={what} />
+  </span>
+);
+
+/**
+ * A time with the clock it is on: `sandbox` (the partner's sandbox clock: every object and
+ * event body) or `real` (the computer's: the live feed, webhook attempts, the request log).
+ * The two drift apart as soon as the sandbox clock is frozen or advanced.
+ */
+export function When({ at, clock }: { at: string | null | undefined; clock: 'sandbox' | 'real' }) {
+  if (!at) return <span class="muted">—</span>;
+  return (
+    <span class="when" data-clock={clock}>
+      <time dateTime={at}>{formatTime(at)}</time> <small class={`clock clock-${clock}`}>{clock === 'sandbox' ? 'sandbox time' : 'real time'}</small>
+    </span>
+  );
+}
+
+/** Where the page sits: each level a link, the page itself last, by name. */
+export function Crumbs({ trail, here }: { trail: [href: string, label: string][]; here: string }) {
+  return (
+    <nav aria-label="Breadcrumb" class="crumbs">
+      <ol>
+        {trail.map(([href, label]) => (
+          <li>
+            <a href={href}>{label}</a>
+          </li>
+        ))}
+        <li aria-current="page">{here}</li>
+      </ol>
+    </nav>
   );
 }
 
@@ -110,23 +185,31 @@ export function ActionForm(props: { label: string; submit: (data: FormData) => P
   );
 }
 
-export function Field(props: { label: string; name: string; value?: string; type?: string; required?: boolean; hint?: string; options?: string[] }) {
+/** A choice's value and, when it differs, what it shows. */
+export type Choice = string | [value: string, label: string];
+
+export function Field(props: { label: string; name: string; value?: string; type?: string; required?: boolean; hint?: string; options?: Choice[]; onChange?: (value: string) => void }) {
   const id = `field-${props.name}-${useRef(Math.random().toString(36).slice(2)).current}`;
+  const hint = props.hint ? `${id}-hint` : undefined;
+  const changed = (event: Event) => props.onChange?.((event.currentTarget as HTMLInputElement | HTMLSelectElement).value);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
       {props.options ? (
-        <select id={id} name={props.name}>
-          {props.options.map((o) => (
-            <option value={o} selected={o === props.value}>
-              {o || '—'}
-            </option>
-          ))}
+        <select id={id} name={props.name} aria-describedby={hint} onChange={changed}>
+          {props.options.map((o) => {
+            const [value, label] = typeof o === 'string' ? [o, o || '—'] : o;
+            return (
+              <option value={value} selected={value === props.value}>
+                {label}
+              </option>
+            );
+          })}
         </select>
       ) : (
-        <input id={id} name={props.name} type={props.type ?? 'text'} value={props.value} required={props.required} autocomplete="off" />
+        <input id={id} name={props.name} type={props.type ?? 'text'} defaultValue={props.value} required={props.required} autocomplete="off" aria-describedby={hint} onInput={changed} />
       )}
-      {props.hint && <small>{props.hint}</small>}
+      {props.hint && <small id={hint}>{props.hint}</small>}
     </div>
   );
 }

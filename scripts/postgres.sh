@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL server on loopback for the tests and prints its DATABASE_URL.
 #   scripts/postgres.sh start [dir] [port]   (default /tmp/ramp-pg, 55432)
-#   scripts/postgres.sh stop  [dir]
+#   scripts/postgres.sh stop  [dir] [fast|immediate]   (immediate: as a crash, recovered at the next start)
 set -euo pipefail
 action=${1:-start}
 dir=${2:-/tmp/ramp-pg}
@@ -21,7 +21,9 @@ case "$action" in
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
-    as_postgres "$bin/pg_ctl -D '$dir' -m fast -w stop >/dev/null" || true
+    mode=${3:-fast}
+    case "$mode" in fast|immediate) ;; *) echo "stop mode: fast or immediate" >&2; exit 2 ;; esac
+    as_postgres "$bin/pg_ctl -D '$dir' -m $mode -w stop >/dev/null" || true
     ;;
   *) echo "usage: $0 start|stop [dir] [port]" >&2; exit 2 ;;
 esac

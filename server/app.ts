@@ -19,6 +19,10 @@ import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValida
 import type { ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
+import { recordRequests } from './http/requestLog.ts';
+import { requestRecorder } from './features/requestLog/recorder.ts';
+import { isDateTime } from './shared/dateTime.ts';
+import { canonicalUuid, isUuid } from './shared/uuid.ts';
 
 export const bodyLimit = '256kb';
 
@@ -28,32 +32,9 @@ export function createApp(services: Services, handlers: Handlers) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // An empty body is `{}` whatever its label (`curl -d ''`), and so is an absent one (`curl
-  // -X POST`: neither Content-Length nor Transfer-Encoding, which the body parsers skip):
-  // v1 lists read it as the defaults (v1.yaml, Pagination), other operations name the fields they
-  // need, and the validator's discriminator check never meets an undefined body.
-  // The steps before and after the sandbox guards run as one Express layer each (chain):
-  // the router's per-layer work is a real share of a cheap request's CPU.
-  app.use(
-    chain(
-      (req, _res, next) => {
-        const length = req.headers['content-length'];
-        const absent = length === undefined && req.headers['transfer-encoding'] === undefined;
-        if ((absent || length === '0') && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
-          req.headers['content-type'] = 'application/json';
-          if (absent) req.body = {};
-        }
-        next();
-      },
-      express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
-      express.urlencoded({ extended: false, limit: bodyLimit }),
-      // Every string of the body, JSON or form, and every array's length (shared/requestLimits.ts).
-      (req, _res, next) => {
-        const refused = refusedValue(req.body);
-        next(refused === undefined ? undefined : validationError([refused]));
-      },
-    ),
-  );
+  // Every request of a partner's key goes to the sandbox request log once answered (listSandboxRequests).
+  app.use(recordRequests(requestRecorder(services), services.realClock));
+  app.use(bodyParsing());
   // Simulators do not exist in production, whatever the request (the Sandbox sections of v1.yaml and v2.yaml: 403 `forbidden`).
   // In the sandbox the guard would pass every time: it is only routed in production.
   if (config.env === 'production') {
@@ -64,7 +45,58 @@ export function createApp(services: Services, handlers: Handlers) {
       });
     }
   }
-  const validator = OpenApiValidator.middleware({
+  const routes = operationRoutes(services, handlers);
+  app.use(
+    chain(...contractValidator(services), (req, res, next) => {
+      const openapi = (req as Request & { openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> } }).openapi;
+      const route = openapi?.schema?.operationId === undefined ? undefined : routes.get(openapi.schema.operationId);
+      if (!route) return next();
+      // Decoded by the validator and coerced to their schema types.
+      req.params = openapi!.pathParams ?? {};
+      // The parameters' text, as the body's was (shared/requestLimits.ts), before any handler looks it up.
+      const refused = refusedParameters(req.params, req.originalUrl);
+      if (refused) return next(refused);
+      route(req, res, next);
+    }),
+  );
+  app.use(submissionErrorHandler(services));
+  app.use(errorHandler(contract, logger, storage.health));
+  return app;
+}
+
+/**
+ * An empty body is `{}` whatever its label (`curl -d ''`), and so is an absent one (`curl
+ * -X POST`: neither Content-Length nor Transfer-Encoding, which the body parsers skip):
+ * v1 lists read it as the defaults (v1.yaml, Pagination), other operations name the fields they
+ * need, and the validator's discriminator check never meets an undefined body. The steps run
+ * as one Express layer (chain): the router's per-layer work is a real share of a cheap
+ * request's CPU.
+ */
+function bodyParsing(): RequestHandler {
+  return chain(
+    (req, _res, next) => {
+      const length = req.headers['content-length'];
+      const absent = length === undefined && req.headers['transfer-encoding'] === undefined;
+      if ((absent || length === '0') && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
+        req.headers['content-type'] = 'application/json';
+        if (absent) req.body = {};
+      }
+      next();
+    },
+    express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ extended: false, limit: bodyLimit }),
+    // Every string of the body, JSON or form, and every array's length (shared/requestLimits.ts).
+    (req, _res, next) => {
+      const refused = refusedValue(req.body);
+      next(refused === undefined ? undefined : validationError([refused]));
+    },
+  );
+}
+
+/** express-openapi-validator over the joined contract: requests, the API key, responses. */
+function contractValidator(services: Services): RequestHandler[] {
+  const { contract, config, storage } = services;
+  return OpenApiValidator.middleware({
     // The validator resolves references in place; give it its own copy of the document.
     apiSpec: validatorDocument(contract.document) as never,
     // Query, path and header values are text and always coerced; a JSON body is not: `false`
@@ -88,6 +120,7 @@ export function createApp(services: Services, handlers: Handlers) {
       },
     },
     validateFormats: true,
+    ...validatorFormats(),
     ignoreUndocumented: false,
     // No operation takes multipart/form-data: no multer pass on every request.
     fileUploader: false,
@@ -96,15 +129,22 @@ export function createApp(services: Services, handlers: Handlers) {
     validateApiSpec: false,
   })
     // Its path-parameter hook only serves Express routes with parameters; handlers are
-    // dispatched by operation below and read the parameters the validator decoded.
-    .filter((middleware) => middleware.name !== 'pathParamsMiddleware');
-  // The validator has already matched every request to its operation (or refused it): one
-  // lookup by operationId instead of Express trying the contract's routes one by one.
+    // dispatched by operation and read the parameters the validator decoded.
+    .filter((middleware) => middleware.name !== 'pathParamsMiddleware') as RequestHandler[];
+}
+
+/**
+ * The validator has already matched every request to its operation (or refused it): one
+ * lookup by operationId instead of Express trying the contract's routes one by one. A missing
+ * handler fails the start, not the first request.
+ */
+function operationRoutes(services: Services, handlers: Handlers) {
+  const { contract, config } = services;
   const routes = new Map<string, (req: Request, res: Response, next: NextFunction) => void>();
   for (const operation of contract.operations) {
     const handler = handlers[operation.operationId as ServedOperationId] as Handler<ServedOperationId> | undefined;
     if (!handler) throw new Error(`no handler for operation ${operation.operationId} (${operation.method.toUpperCase()} ${operation.path})`);
-    const limited = config.rateLimitReadsPerSecond > 0 && operation.method === 'get' && !operation.isPublic && surfaceOf(operation.path) === 'v2';
+    const limited = (config.rateLimitReadsPerSecond > 0 || config.rateLimitKeyReadsPerSecond > 0) && operation.method === 'get' && !operation.isPublic && surfaceOf(operation.path) === 'v2';
     const served = serve(services, handler, operation);
     if (!limited) routes.set(operation.operationId, served);
     else {
@@ -112,22 +152,23 @@ export function createApp(services: Services, handlers: Handlers) {
       routes.set(operation.operationId, (req, res, next) => limit(req, res, (error?: unknown) => (error ? next(error) : served(req, res, next))));
     }
   }
-  app.use(
-    chain(...(validator as RequestHandler[]), (req, res, next) => {
-      const openapi = (req as Request & { openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> } }).openapi;
-      const route = openapi?.schema?.operationId === undefined ? undefined : routes.get(openapi.schema.operationId);
-      if (!route) return next();
-      // Decoded by the validator and coerced to their schema types.
-      req.params = openapi!.pathParams ?? {};
-      // The parameters' text, as the body's was (shared/requestLimits.ts), before any handler looks it up.
-      const refused = refusedParameters(req.params, req.originalUrl);
-      if (refused) return next(refused);
-      route(req, res, next);
-    }),
-  );
-  app.use(submissionErrorHandler(services));
-  app.use(errorHandler(contract, logger));
-  return app;
+  return routes;
+}
+
+/**
+ * The validator's formats that follow the service's own reading (v1.yaml and v2.yaml, Dates and
+ * identifiers): a date-time is accepted only when it names an instant the service can read
+ * (shared/dateTime.ts), a UUID only in its string form, and every UUID reaches the handlers in
+ * its one canonical spelling (shared/uuid.ts), deserialized after its format check passed.
+ * Made per validator: it adds its default serializers to the list it is given.
+ */
+export function validatorFormats() {
+  const uuid = (text: string) => {
+    const canonical = canonicalUuid(text);
+    if (canonical === undefined) throw new Error('must match format "uuid"');
+    return canonical;
+  };
+  return { formats: { 'date-time': isDateTime, uuid: isUuid }, serDes: [{ format: 'uuid', deserialize: uuid }] };
 }
 
 /**
@@ -145,10 +186,15 @@ export function createApp(services: Services, handlers: Handlers) {
 function validatorDocument(document: Record<string, any>) {
   const copy = structuredClone(document);
   const resolve = (p: Record<string, any>) => (typeof p.$ref === 'string' ? copy.components.parameters[p.$ref.split('/').pop()!] : p);
+  const inPlace = (p: Record<string, any>) => (typeof p.$ref === 'string' ? structuredClone(resolve(p)) : p);
   for (const item of Object.values<Record<string, any>>(copy.paths ?? {})) {
+    // The validator gives a format's deserializer (a UUID's lower-case spelling) only to the
+    // parameters written in place, not to those given by reference: all are written in place.
+    if (Array.isArray(item.parameters)) item.parameters = item.parameters.map(inPlace);
     for (const operation of Object.values<Record<string, any>>(item)) {
       if (Array.isArray(operation?.security)) operation.security = operation.security.filter((s: Record<string, unknown>) => !('AppSession' in s));
       if (!Array.isArray(operation?.parameters)) continue;
+      operation.parameters = operation.parameters.map(inPlace);
       const freeForm = (p: Record<string, any>) => resolve(p).in === 'query' && resolve(p).schema?.type === 'object' && resolve(p).explode !== false && resolve(p).schema?.additionalProperties;
       if (!operation.parameters.some(freeForm)) continue;
       operation.parameters = operation.parameters.filter((p: Record<string, any>) => !freeForm(p));
@@ -225,7 +271,7 @@ function storedCheck(services: Services, operation: ContractOperation) {
   };
 }
 
-/** v2 reads count against their organization's rate limit (server/features/rateLimits/useCases.ts). */
+/** v2 reads count against their organization's and their key's rate limits (server/features/rateLimits/useCases.ts). */
 function limitReadsOf(services: Services) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const caller = (req as Request & { caller: Caller }).caller;
@@ -233,7 +279,7 @@ function limitReadsOf(services: Services) {
       services.storage.db,
       caller,
       req.params.organizationId as string | undefined,
-      { readsPerSecond: services.config.rateLimitReadsPerSecond, windowSeconds: services.config.rateLimitWindowSeconds },
+      { readsPerSecond: services.config.rateLimitReadsPerSecond, keyReadsPerSecond: services.config.rateLimitKeyReadsPerSecond, windowSeconds: services.config.rateLimitWindowSeconds },
       // Rate-limit windows count real seconds, whatever the partner's sandbox clock says.
       services.realClock.now(),
     ).then(() => next(), next);

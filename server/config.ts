@@ -1,4 +1,4 @@
-/** Configuration, read once from the environment (documented in the README). */
+/** Configuration, read once from the environment (documented in docs/configuration.md). */
 import { join } from 'node:path';
 
 /** The sandbox price feed shipped with the server (RAMP_PRICES_FILE replaces it). */
@@ -38,6 +38,12 @@ export interface Config {
   webhookRetryDelayMs: number;
   /** Webhooks: how long one attempt waits for the receiver's answer before it counts as a timeout. */
   webhookTimeoutMs: number;
+  /**
+   * Requests to partners' URLs (webhook deliveries, JWKS fetches) reach public addresses only
+   * (server/shared/outbound.ts): always in production, and in a sandbox shared by several
+   * partners when RAMP_OUTBOUND_PUBLIC_ONLY is true.
+   */
+  outboundPublicOnly: boolean;
   /** Webhooks: a PEM file of extra CA certificates trusted for https deliveries (local receivers). */
   webhookCaFile: string | undefined;
   /**
@@ -50,6 +56,8 @@ export interface Config {
   webhookConcurrency: number;
   /** v2 reads (GET) allowed per organization and second before 429 `rate-limit-exceeded`; 0 is no limit. */
   rateLimitReadsPerSecond: number;
+  /** v2 reads (GET) allowed per API key and second, whichever organizations they are for; 0 is no limit. Defaults to rateLimitReadsPerSecond. */
+  rateLimitKeyReadsPerSecond: number;
   /** The length of one counting window; a window allows readsPerSecond × its seconds. */
   rateLimitWindowSeconds: number;
   /** A client must send its request headers within this time, its whole request within requestTimeoutMs (slow clients). */
@@ -78,7 +86,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (/^RAMP_\w+_(MS|SECONDS|PER_SECOND)$/.test(name) && !(Number.isFinite(Number(value)) && Number(value) >= 0)) {
       throw new ConfigError(`${name} must be a number >= 0, not ${value}`);
     }
-    if (/^RAMP_VALIDATE_\w+$/.test(name) && value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, not ${value}`);
+    if (/^RAMP_(VALIDATE_\w+|OUTBOUND_PUBLIC_ONLY)$/.test(name) && value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, not ${value}`);
   }
   const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (env.LOG_LEVEL !== undefined && !logLevels.includes(env.LOG_LEVEL)) {
@@ -102,10 +110,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v1ReversalWindowSeconds: Number(env.RAMP_V1_REVERSAL_WINDOW_SECONDS ?? (environment === 'production' ? 72 * 3600 : 30)),
     webhookRetryDelayMs: Number(env.RAMP_WEBHOOK_RETRY_DELAY_MS ?? 5000),
     webhookTimeoutMs: Number(env.RAMP_WEBHOOK_TIMEOUT_MS ?? 10000),
+    outboundPublicOnly: environment === 'production' || env.RAMP_OUTBOUND_PUBLIC_ONLY === 'true',
     webhookCaFile: env.RAMP_WEBHOOK_CA_FILE || undefined,
     webhookPollMs: env.RAMP_WEBHOOK_POLL_MS ? Math.max(1, Number(env.RAMP_WEBHOOK_POLL_MS)) : env.RAMP_JOB_INTERVAL_MS ? undefined : 25,
     webhookConcurrency: positiveInteger(env, 'RAMP_WEBHOOK_CONCURRENCY', 64),
     rateLimitReadsPerSecond: Number(env.RAMP_RATE_LIMIT_READS_PER_SECOND || 0),
+    rateLimitKeyReadsPerSecond: Number(env.RAMP_RATE_LIMIT_KEY_READS_PER_SECOND || env.RAMP_RATE_LIMIT_READS_PER_SECOND || 0),
     rateLimitWindowSeconds: Math.max(1, Math.round(Number(env.RAMP_RATE_LIMIT_WINDOW_SECONDS || 1))),
     headersTimeoutMs: Number(env.RAMP_HEADERS_TIMEOUT_MS || 20_000),
     requestTimeoutMs: Number(env.RAMP_REQUEST_TIMEOUT_MS || 60_000),

@@ -28,6 +28,9 @@ export function startJobs(services: Services, intervalMs: number, registered: Jo
     try {
       await job.run(services, stopping.signal);
     } catch (error) {
+      // An outage is logged once by storage (health.ts), not on every run; the next run
+      // after it picks up what fell due meanwhile.
+      if (services.storage.health.failed(error)) return;
       services.logger.error({ err: error, job: job.name }, 'job failed');
     }
   };

@@ -7,15 +7,14 @@ import { PriceFeed } from './features/prices/feed.ts';
 import { handlers } from './handlers/index.ts';
 import { createHttpServer } from './http/server.ts';
 import { startJobs } from './jobs.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, logAvailability } from './logger.ts';
 import { systemClock, type Services } from './services.ts';
 import { openStorage } from './storage/database.ts';
 
 export async function start(env: NodeJS.ProcessEnv = process.env) {
   const config = readConfig(env);
   const logger = createLogger(config.logLevel);
-  const onConnectionError = (error: Error) => logger.warn({ err: error }, 'a database connection broke; the next query opens a new one');
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onConnectionError }).catch((error: unknown) => {
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onAvailabilityChange: logAvailability(logger) }).catch((error: unknown) => {
     throw new ConfigError(`cannot open the database ${whereIsTheDatabase(config)}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const prices = new PriceFeed(config.pricesFile, new Date(Date.now() + config.pricesWarmupMs));

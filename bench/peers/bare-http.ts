@@ -2,7 +2,7 @@
  * The ceiling on this machine: node:http answering the captured bytes, nothing else.
  *
  * With BENCH_WORK_US it first computes for that many µs of CPU on each request: a server
- * exactly as costly as ours, with none of its variance (the open loop's (f), bench/run.ts).
+ * exactly as costly as ours, with none of its variance (the open loop's (f), bench/throughput.ts).
  * What it reaches at a fixed offered rate is what any server of that cost reaches here.
  */
 import { createServer } from 'node:http';

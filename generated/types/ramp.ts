@@ -20,8 +20,10 @@ export interface paths {
          *     `/ramp/customers`. Give `organizationId` to choose the id (for an individual, the `sub`
          *     of the person's JWT, so `customerId` equals it); without it the service generates one.
          *
-         *     409 if the id is already used, by an organization or as the `sub` of a JWT that signed
-         *     someone in.
+         *     409 if the id is already used, by an organization (the partner's own included) or as
+         *     the `sub` of a JWT that signed someone in, in either case: upper case is the same id
+         *     (see Dates and identifiers), and the organization is created with the id in lower case.
+         *     The URN `urn:uuid:<id>` is not a UUID's string form: 400.
          */
         post: operations["v1CreateOrganization"];
         delete?: never;
@@ -760,7 +762,11 @@ export interface paths {
          *     v1 subscriptions are separate from v2 ones: they receive the v1 single-key payloads and
          *     do not appear in `GET /webhook_subscriptions`. The URL must use `https` in every
          *     environment. One subscription per URL and event type: a second one is 409 (designed,
-         *     as in v2).
+         *     as in v2). An organization holds at most 25 v1 subscriptions to one event type and at
+         *     most 50 v1 subscriptions in all (its v2 ones count apart): every event goes to each
+         *     subscription to its type, so these bound what one event sends. Past either, the request
+         *     is 409 and nothing is created; delete one (`DELETE /ramp/webhook/{id}`) to make room
+         *     (designed).
          */
         post: operations["v1CreateWebhook"];
         delete?: never;
@@ -1139,7 +1145,10 @@ export interface paths {
          *     `holder-tax-id-mismatch`. Before approval there is no verified tax id: a tax id that is
          *     only submitted (or in review, or denied) is not one, so `taxId` must be sent (422
          *     `registration-info-required` lists `/registrationInfo/taxId` as missing otherwise) and
-         *     any valid one is registered as sent, with no mismatch to report.
+         *     any valid one is registered as sent, with no mismatch to report. In the sandbox, an
+         *     organization approved with nothing submitted (simulateKyc, simulateKyb) has no tax id to
+         *     compare with either, and an omitted `taxId` takes the sandbox's `SBXP800101AB1` (a
+         *     person) or `SBX800101AB1` (a business).
          */
         post: operations["createPaymentAccount"];
         delete?: never;
@@ -1576,6 +1585,12 @@ export interface paths {
          *     `conflict`. Production URLs must use https (the sandbox also accepts http). The 201
          *     answer carries the signing `secret`, the only time it is returned: store it to verify
          *     `X-Signature`. v1 subscriptions (`/ramp/webhook`) are separate and not listed here.
+         *
+         *     *Designed:* an organization holds at most 25 v2 subscriptions to one event type and
+         *     at most 50 v2 subscriptions in all (its v1 ones count apart): every event goes to each
+         *     subscription to its type, so these bound what one event sends. Past either, the request
+         *     is 409 `conflict` and nothing is created; delete a subscription
+         *     (`DELETE /webhook_subscription/{id}`) to make room.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -1828,6 +1843,11 @@ export interface paths {
          *     second surname when it was not sent). v1 subscribers receive the v1 events of the same
          *     change (`kyc_updated` for a review outcome, `customer_updated`).
          *
+         *     `approved` with nothing submitted is the provider reusing an earlier verification of
+         *     the person, whose tax id in the sandbox is `SBXP800101AB1`: a payment account registered
+         *     without `registrationInfo.taxId` then takes it (createPaymentAccount), and a sent one is
+         *     registered as sent (there is no submission to compare it with).
+         *
          *     The moves are those of every verification: a KYC never returns to `notStarted`, and
          *     `approved` and `denied` are final decisions; every other move is allowed (notStarted or
          *     inProgress straight to `approved` is the provider reusing an earlier verification), and
@@ -1865,6 +1885,11 @@ export interface paths {
          *     action, which lets the organization create API keys). `approvedAt` is set on approval.
          *     Sends `kybUpdated` when the status changes (and, to v1 subscribers, `kyb_updated`). A
          *     personal organization is 422 `unsupported` (simulate its KYC).
+         *
+         *     `approved` with nothing submitted is the provider reusing an earlier verification of
+         *     the business, whose tax id in the sandbox is `SBX800101AB1`: a payment account registered
+         *     without `registrationInfo.taxId` then takes it (createPaymentAccount), and a sent one is
+         *     registered as sent (there is no submission to compare it with).
          *
          *     The moves are those of every verification: a KYB never returns to `notStarted`, and
          *     `approved` and `denied` are final decisions; every other move is allowed (notStarted or
@@ -2022,6 +2047,11 @@ export interface paths {
          *     `GET /webhook_subscription/{id}/deliveries`. Use it to test a receiver's signature check
          *     and its deduplication on `eventId`. No request body.
          *
+         *     A subscription that still has a pending delivery of this event (not yet delivered nor
+         *     abandoned, its next attempt waiting or under way) gets no second one: the answer lists
+         *     that delivery as it stands, with its attempts so far. So re-sending never piles up
+         *     deliveries, however often or however many at once; re-send again once it has settled.
+         *
          *     An event of another organization, or a v1 event, is 404 `not-found`. Sandbox only: in
          *     production it answers 403 `forbidden`.
          */
@@ -2089,6 +2119,50 @@ export interface paths {
          *     Sandbox only: in production it answers 403 `forbidden`. *Designed.*
          */
         get: operations["listSandboxEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the request log
+         * @description The API requests made with the partner's keys (v1 and v2, every organization they act
+         *     for), newest first: the method, path, status and duration, when it arrived (real time,
+         *     and the sandbox time it was served at), the request's body and the answer's, and the
+         *     objects it touched. This is where to look first when your integration gets a 4xx it does
+         *     not understand: a refused request's `responseBody` is its problem.
+         *
+         *     - **Kept per partner.** The newest 1,000 requests, none older than 7 days (real time);
+         *       older ones are deleted as new ones are recorded. Each body is kept up to 16 KiB
+         *       (`truncated` says when one was cut). An entry appears within a fraction of a second of
+         *       its answer.
+         *     - **Never a secret.** API keys, webhook signing secrets, access and refresh tokens,
+         *       JWTs and the credentials of presigned URLs read `[redacted]`; request headers are not
+         *       kept.
+         *     - **Not recorded:** requests without a valid key (401), and the successful reads of what
+         *       the sandbox records (`listSandboxEvents`, `listSandboxWebhookDeliveries` and this
+         *       operation), which pollers repeat every second and which would push out the requests
+         *       you are looking for; their refusals are recorded.
+         *     - **Filters**, combined: `status` (`422`, or a class: `4xx`), `operationId`,
+         *       `organizationId` (the organization a request acted for) and `objectId` (a request that
+         *       touched this order, quote, payment account, wallet, … id); `reads=false` leaves out the
+         *       successful reads.
+         *
+         *     Recording never slows or fails a request: an entry that cannot be stored is logged by
+         *     the sandbox and dropped. Sandbox only: in production it answers 403 `forbidden`.
+         *     *Designed.*
+         */
+        get: operations["listSandboxRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2212,11 +2286,20 @@ export interface paths {
          *     is followed within the same call when the next one falls due in time. Each change
          *     records its event with `occurredAt` at the instant it fell due, and the object's
          *     `updatedAt` is that instant. The call answers once every change is applied and
-         *     committed; webhooks are then delivered on real time, as always.
+         *     committed; webhooks are then delivered on real time, as always. The answer counts every
+         *     change and lists the first 100 (`unlistedTransitions` says how many more); the events of
+         *     all of them are in the event feed after `eventsAfter` (`GET /sandbox/events`).
+         *
+         *     Each change is applied in a transaction of its own, and your other calls (and other
+         *     partners') are answered meanwhile: until the call answers, the clock reads the instant
+         *     it stood at, and each change shows as soon as it is applied. Concurrent calls apply each
+         *     change once, in time order; each answer counts and lists the changes that call applied.
          *
          *     Works on a frozen clock (which stays frozen at the new instant) and on a running one
          *     (which runs on from the new instant). One call moves at most 366 days. `to` before the
-         *     clock's time is 409 `conflict`. Concurrent calls apply each change once.
+         *     clock's time is 409 `conflict`, and so is an advance past `9000-01-01T00:00:00.000Z`,
+         *     the last instant of the sandbox clock (every instant stays a four-digit year, as
+         *     `date-time` requires, with room for the timers scheduled from it).
          *
          *     Only the partner's own key may advance its clock: a customer organization's key is 403
          *     `forbidden`. Sandbox only: in production it answers 403 `forbidden`.
@@ -2454,11 +2537,11 @@ export interface paths {
          *     | `alg` (header) | `ES256`, `RS256` or `EdDSA`. `none` and every HMAC algorithm (`HS256`, …) are refused. *designed* |
          *     | `kid` (header) | selects the key. Keys are taken only from the JWKS of the issuer registered with `PUT /jwt_issuer`, never from the token (`jku`, `x5u`, `jwk` headers are ignored). *designed* |
          *     | `iss` | required; the partner's registered issuer |
-         *     | `sub` | required; the person signing in. A UUID is strongly recommended: for an individual it becomes the `customerId`, and a non-UUID `sub` signs in but cannot be addressed through the Ramp API. It must name a person: a `sub` equal to a business organization's id is `invalid_grant`. Once used, the id cannot be reused for an organization (`POST /ramp/organization` answers 409). |
+         *     | `sub` | required; the person signing in. A UUID is strongly recommended: for an individual it becomes the `customerId` (a UUID in its string form, 8-4-4-4-12 hexadecimal digits in either case, read in lower case: both cases are the same person; a `urn:uuid:` URN is not a UUID here, as it is not in the Ramp API's ids), and a non-UUID `sub` signs in but cannot be addressed through the Ramp API. It must name a person: a `sub` equal to a business organization's id is `invalid_grant`. Once used, the id cannot be reused for an organization (`POST /ramp/organization` answers 409). |
          *     | `aud` | required; exactly the token endpoint URL `{base_url}/auth/token` of the environment, for example `https://api.sandbox.ramp.example/auth/token` (also for `/auth/launch`): that string, or an array holding only it (`["https://api.sandbox.ramp.example/auth/token"]`). An array that also names any other audience (`["https://other.example", "…/auth/token"]`) is refused: such a JWT was made for that audience too, which could replay it here. *exact match and the array rule designed* |
          *     | `scope` | required; the flows the person may complete, space-separated, from `onramp`, `offramp`, `swap`, `kyc`, `kyb` (*list designed*). Missing, empty or containing an unknown value: `invalid_scope`. |
          *     | `jti` or `nonce` | at least one is required; a fresh unique value per token (a string of at most 255 characters). A value already seen from this issuer is a replay and is refused. *required and refused designed* |
-         *     | `exp`, `iat` | both required; numeric dates. Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is honoured with the same leeway. *numbers designed* |
+         *     | `exp`, `iat` | both required; numeric dates (seconds since 1970-01-01T00:00:00Z) within ±8640000000000, what a date can hold: a number outside, such as `1e13` or `-1e13`, is refused like a missing one (*bound designed*). Checked with 60 seconds of clock leeway; `exp` − `iat` at most 300 seconds (5 minutes); `iat` may not be in the future. `nbf`, when present, is a numeric date within the same bound, honoured with the same leeway. *numbers designed* |
          *     | `email`, `name` | required; fill in the person's profile. Non-empty strings; `email` contains `@`, `name` has at most 200 characters (it becomes the customer's `displayName`). *limits designed* |
          *     | `picture` | optional; an `http(s)` URL of the person's picture |
          *
@@ -2483,7 +2566,7 @@ export interface paths {
          *     ### The person
          *
          *     A UUID `sub` is the `customerId`: the first sign-in creates the customer, a `personal`
-         *     organization whose id is the `sub`, whose `displayName` is the JWT's `name`, and whose
+         *     organization whose id is the `sub` in lower case, whose `displayName` is the JWT's `name`, and whose
          *     parent is the partner that registered the issuer. A `sub` naming a business organization,
          *     or a customer of another partner, is `invalid_grant`. *designed*
          */
@@ -2531,8 +2614,9 @@ export interface paths {
          *        `<meta name="oauth-error" content="<code>">`) and posts
          *        `{"type": "service:auth:error", "error": "<code>"}` to its embedder, where `<code>`
          *        is `timeout`, one of the `POST /auth/launch` error codes (`invalid_request`,
-         *        `unsupported_grant_type`, `invalid_grant`, `invalid_scope`, `invalid_target`), or
-         *        `server_error` when the service could not answer. A failed page accepts nothing
+         *        `unsupported_grant_type`, `invalid_grant`, `invalid_scope`, `invalid_target`,
+         *        `temporarily_unavailable`: open a new page after a moment), or `server_error` when
+         *        the service could not answer. A failed page accepts nothing
          *        more: open a new one. *Designed.*
          *
          *     **Origins** (designed). The page ignores every message whose origin is not `origin`, or
@@ -3111,8 +3195,10 @@ export interface components {
             /**
              * Format: uuid
              * @description Optional id to give the organization. For an individual, use the `sub` you put in the
-             *     person's JWT so `customerId` equals it. 409 if the id is already used by an organization
-             *     or was already used as a JWT `sub`. Omitted: the service generates one.
+             *     person's JWT so `customerId` equals it. Upper case is the same id, stored and answered
+             *     in lower case; the URN `urn:uuid:<id>` is 400. 409 if the id is already used by an
+             *     organization or was already used as a JWT `sub`, in either case. Omitted: the service
+             *     generates one.
              * @example 1c6f7a2e-84d3-4f0b-a5e9-0d2c3b4a5f61
              */
             organizationId?: string;
@@ -3256,6 +3342,8 @@ export interface components {
          * V1DateFilters
          * @description Optional creation-time filter of a v1 list: items created after `fromDate` and, when
          *     `toDate` is given, at or before `toDate`. `null` (or no `filters` key) means no filter.
+         *     Each is an RFC 3339 date-time naming a real instant, else 400 (v1.yaml, Dates and
+         *     identifiers: a leap second is the second after it).
          */
         V1DateFilters: {
             /**
@@ -3916,7 +4004,8 @@ export interface components {
         /**
          * V1CreateWebhookRequest
          * @description Creates a v1 subscription (designed field names: the service publishes only "a URL and an
-         *     event type"). One subscription per URL and event type.
+         *     event type"). One subscription per URL and event type, at most 25 to one event type and 50
+         *     in all per organization (409, designed).
          */
         V1CreateWebhookRequest: {
             /**
@@ -3933,7 +4022,9 @@ export interface components {
              *     by it when mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::a.b.c.d`), and refused as
              *     IPv4-compatible (`::a.b.c.d`), local-use NAT64 (`64:ff9b:1::/48`), 6to4 (`2002::/16`)
              *     or Teredo (`2001::/32`). Redirects are not followed. The sandbox accepts any https
-             *     host, loopback included.
+             *     host, loopback included, except a sandbox shared by several partners, which applies
+             *     the production host rule and says `in this shared sandbox` where production says `in
+             *     production` (designed).
              * @example https://partner.example.com/webhooks/ramp
              */
             url: string;
@@ -4230,7 +4321,7 @@ export interface components {
         };
         /**
          * RateLimitExceededProblem
-         * @description Problem `rate-limit-exceeded` (429). Too many requests, for example reads for one organization. Retry after the number of seconds in `Retry-After`.
+         * @description Problem `rate-limit-exceeded` (429). Too many requests: reads of one organization, or with one API key whichever organizations it reads (the description of the API, Rate limits). Retry after the number of seconds in `Retry-After`.
          */
         RateLimitExceededProblem: {
             /**
@@ -4454,7 +4545,10 @@ export interface components {
          *     `holder-tax-id-mismatch`). The verified tax id is the one of the organization's approved
          *     KYC (a person) or KYB (a business); until verification approves it there is none, so
          *     `taxId` must be sent and is registered as sent (a submitted, in-review or denied tax id is
-         *     not verified, and is neither used nor compared). When the rail needs a field that is
+         *     not verified, and is neither used nor compared). An organization the sandbox approved with
+         *     nothing submitted (simulateKyc, simulateKyb) has no submission to compare with: an omitted
+         *     `taxId` takes the sandbox's `SBXP800101AB1` (a person) or `SBX800101AB1` (a business), and
+         *     a sent one is registered as sent. When the rail needs a field that is
          *     neither held nor sent the answer is 422 `registration-info-required`, listing the fields.
          */
         PaymentAccountRequest: {
@@ -4572,7 +4666,7 @@ export interface components {
         };
         /**
          * ConflictProblem
-         * @description Problem `conflict` (409). The request collides with existing state: a duplicate webhook subscription, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, or the active API key limit.
+         * @description Problem `conflict` (409). The request collides with existing state: a duplicate webhook subscription or one past the subscription limits, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, the active API key limit, or a sandbox clock advance to an instant before the clock's time or past its last instant.
          */
         ConflictProblem: {
             /**
@@ -5171,7 +5265,9 @@ export interface components {
             };
             /**
              * Format: date-time
-             * @description After this time the authorization is replaced or the order canceled; signing it gives 409 `authorization-expired`.
+             * @description The order's funding deadline: at this instant the authorization expires and the order
+             *     is canceled. Signing it after this time gives 409 `authorization-expired`, before and
+             *     after the cancellation.
              */
             expiresAt: string;
         };
@@ -5338,7 +5434,7 @@ export interface components {
         };
         /**
          * AuthorizationExpiredProblem
-         * @description Problem `authorization-expired` (409). The sent id is not the order's current authorization, or it expired.
+         * @description Problem `authorization-expired` (409). The order's authorization expired (signed after its `expiresAt`, also once the order has been canceled at that instant), or the sent id is not the order's current authorization.
          */
         AuthorizationExpiredProblem: {
             /**
@@ -5364,7 +5460,7 @@ export interface components {
         };
         /**
          * AuthorizationNotRequiredProblem
-         * @description Problem `authorization-not-required` (409). The order has no pending authorization.
+         * @description Problem `authorization-not-required` (409). The order has no pending authorization and none expired: it never needed one, it was signed already, or it was canceled or failed before its authorization expired.
          */
         AuthorizationNotRequiredProblem: {
             /**
@@ -5609,8 +5705,9 @@ export interface components {
         /**
          * WebhookSubscriptionRequest
          * @description Subscribes a URL to one event type. One subscription per URL and event type (a second is
-         *     409 `conflict`). Production URLs must use https on a public host (see `url`); the sandbox
-         *     also accepts http, and any host.
+         *     409 `conflict`), at most 25 to one event type and 50 in all per organization (409
+         *     `conflict`, designed). Production URLs must use https on a public host (see `url`); the
+         *     sandbox also accepts http, and any host unless it is shared by several partners.
          */
         WebhookSubscriptionRequest: {
             /**
@@ -5628,7 +5725,9 @@ export interface components {
              *     address are judged by it when mapped (`::ffff:a.b.c.d`) or NAT64
              *     (`64:ff9b::a.b.c.d`), and refused as IPv4-compatible (`::a.b.c.d`), local-use NAT64
              *     (`64:ff9b:1::/48`), 6to4 (`2002::/16`) or Teredo (`2001::/32`). Redirects are not
-             *     followed. The sandbox accepts any host, loopback included.
+             *     followed. The sandbox accepts any host, loopback included, except a sandbox shared by
+             *     several partners, which applies the production host rule (not its https rule) and
+             *     says `in this shared sandbox` where production says `in production` (designed).
              */
             url: string;
             eventType: components["schemas"]["WebhookEventType"];
@@ -5706,7 +5805,9 @@ export interface components {
             /**
              * @description Why no status came, for display: a timeout, a connection error (refused, reset, TLS,
              *     DNS), an address that production does not deliver to, or an interrupted attempt.
-             *     `null` when the receiver answered.
+             *     `null` when the receiver answered. What the receiver's side puts in it (a TLS
+             *     certificate's names) is stored for display: a character the service cannot store (the
+             *     NUL character U+0000, a lone surrogate) shows as U+FFFD.
              */
             error: string | null;
         };
@@ -5999,9 +6100,10 @@ export interface components {
         };
         /**
          * WebhookResend
-         * @description The answer of a sandbox re-send: the event, and the new deliveries made of it, one per
-         *     current subscription of the key's organization to its event type (none when there is no
-         *     such subscription).
+         * @description The answer of a sandbox re-send: the event, and one delivery of it per current
+         *     subscription of the key's organization to its event type (none when there is no such
+         *     subscription): a new one, or the subscription's delivery of the event still pending,
+         *     which a re-send does not double.
          */
         WebhookResend: {
             /** Format: uuid */
@@ -6040,12 +6142,19 @@ export interface components {
              * @description The HTTP status the receiver answered; `null` when no answer came.
              */
             statusCode: number | null;
-            /** @description Why no status came (timeout, connection error, address not allowed, interrupted); `null` when the receiver answered. */
+            /**
+             * @description Why no status came (timeout, connection error, address not allowed, interrupted);
+             *     `null` when the receiver answered. Text the receiver's side put in it (a TLS
+             *     certificate's names) is stored as `responseExcerpt` is: a NUL or a lone surrogate shows
+             *     as U+FFFD.
+             */
             error: string | null;
             /**
-             * @description The first 512 bytes of the receiver's answer body, decoded as UTF-8 (a character cut
-             *     at the end shows as U+FFFD); `null` when no answer came or for attempts made before
-             *     the sandbox kept it.
+             * @description The first 512 bytes of the receiver's answer body, decoded as UTF-8, for people to
+             *     read: a byte sequence that is not UTF-8 (a character cut at the end included) and every
+             *     character the service cannot store (the NUL character U+0000) shows as U+FFFD, the
+             *     same on every database (`"ok\u0000bye"` is shown `"ok\ufffdbye"`). `null` when no
+             *     answer came or for attempts made before the sandbox kept it. *Designed.*
              */
             responseExcerpt: string | null;
         };
@@ -6183,6 +6292,85 @@ export interface components {
             nextCursor: number;
         };
         /**
+         * SandboxRequest
+         * @description One API request made with one of the partner's API keys, as the sandbox request log keeps
+         *     it: what was asked, what the sandbox answered, and the objects it touched. Secrets are
+         *     never kept: API keys, webhook signing secrets, tokens and JWTs in a body, a query or a
+         *     presigned URL read `[redacted]`.
+         */
+        SandboxRequest: {
+            /**
+             * Format: uuid
+             * @description The entry's id (a UUID version 7, ordered as the requests arrived).
+             */
+            readonly id: string;
+            /** @description The HTTP method. */
+            readonly method: string;
+            /** @description The path and query as sent, with secret query values redacted. */
+            readonly path: string;
+            /**
+             * @description The operation of the contract the request reached (`createPaymentAccount`), or `null`
+             *     when it was refused before one was found (a body that is not JSON).
+             */
+            readonly operationId: string | null;
+            /**
+             * @description The generation of the API the path belongs to (`/ramp/…` is v1).
+             * @enum {string}
+             */
+            readonly surface: "v1" | "v2";
+            /**
+             * Format: int32
+             * @description The HTTP status of the answer.
+             */
+            readonly status: number;
+            /**
+             * Format: int32
+             * @description Milliseconds from the request's arrival to the end of its answer.
+             */
+            readonly durationMs: number;
+            /**
+             * Format: date-time
+             * @description When the request arrived, in real time (the time of your computer, not of the sandbox clock).
+             */
+            readonly receivedAt: string;
+            /**
+             * Format: date-time
+             * @description The partner's sandbox time when the request arrived: the clock the objects it made
+             *     were stamped with (`createdAt`, `occurredAt`).
+             */
+            readonly sandboxTime: string;
+            /**
+             * Format: uuid
+             * @description The organization the request acted for: the one its path names (`organizationId`,
+             *     `customer_id`, `org_id`), else the `customerId` of its body, else the key's own.
+             */
+            readonly organizationId: string;
+            /** @description The first 16 characters of the API key, as `GET /organization/{id}/api_keys` shows them. */
+            readonly keyPrefix: string;
+            /**
+             * @description The ids of the objects the request touched: the UUIDs its path names, and the ids of
+             *     its body and of the object it answered (`id`, `quoteId`, `paymentAccountId`, …; not
+             *     the items of a list). Filter the log on one with `objectId`.
+             */
+            readonly objectIds: string[];
+            /** @description The request's body as the sandbox read it, as JSON text with secrets redacted; `null` when it had none or it was not JSON. */
+            readonly requestBody: string | null;
+            /**
+             * @description The answer's body as sent, with secrets redacted: for a refused request, the problem
+             *     (`application/problem+json` for v2, `{"error": …}` for v1). `null` when it had none.
+             */
+            readonly responseBody: string | null;
+            /** @description A body was longer than 16 KiB and is kept up to there. */
+            readonly truncated: boolean;
+        };
+        /**
+         * SandboxRequestPage
+         * @description A page of the sandbox request log, newest first.
+         */
+        SandboxRequestPage: components["schemas"]["PageMeta"] & {
+            items: components["schemas"]["SandboxRequest"][];
+        };
+        /**
          * SandboxClock
          * @description Sandbox only. The sandbox time of a partner organization: the instant every object of the
          *     partner and of all its customer organizations is read and changed at (`createdAt`,
@@ -6210,10 +6398,10 @@ export interface components {
             readonly frozen: boolean;
             /**
              * Format: date-time
-             * @description The instant the next scheduled change of the partner's sandbox falls due (an unfunded
-             *     order canceled, an onramp completed, a payment account ready, a v1 step), or `null`
-             *     when nothing is scheduled. Quotes are not counted: an expired quote only stops being
-             *     accepted. Advancing `to` this instant applies that change.
+             * @description The instant the next change an advance would apply falls due (an open quote expiring,
+             *     an unfunded order canceled, an onramp completed, a payment account ready, a v1 step:
+             *     every `SandboxTransitionKind`), or `null` when nothing is scheduled. Advancing `to`
+             *     this instant applies that change.
              */
             readonly nextDueAt: string | null;
         };
@@ -6231,7 +6419,8 @@ export interface components {
          * AdvanceSandboxClockRequest
          * @description Sandbox only. How far to move the partner's clock: exactly one of `by` (a duration) or
          *     `to` (an instant). One call moves it at most 366 days, so a mistyped unit fails loudly
-         *     instead of applying years of timers; move further with several calls.
+         *     instead of applying years of timers; move further with several calls. The clock goes no
+         *     further than `9000-01-01T00:00:00.000Z`: an advance past it is 409 `conflict`.
          */
         AdvanceSandboxClockRequest: {
             /**
@@ -6244,8 +6433,11 @@ export interface components {
             by?: string;
             /**
              * Format: date-time
-             * @description The instant to move to. An instant before the clock's time is 409 `conflict` (time
-             *     never goes backwards); the clock's own time applies what is already due.
+             * @description The instant to move to, an RFC 3339 date-time naming a real instant (v2.yaml, Dates
+             *     and identifiers: anything else is 400 `validation-error`; a leap second is the second
+             *     after it). An instant before the clock's time is 409 `conflict` (time never goes
+             *     backwards), and so is an instant after `9000-01-01T00:00:00.000Z`, the clock's last;
+             *     the clock's own time applies what is already due.
              * @example 2026-11-22T13:00:00.000Z
              */
             to?: string;
@@ -6287,8 +6479,9 @@ export interface components {
         };
         /**
          * SandboxClockAdvance
-         * @description Sandbox only. The answer of an advance: the clock at its new instant, and every change
-         *     this call applied, in the order they fell due.
+         * @description Sandbox only. The answer of an advance: the clock at its new instant, how many changes of
+         *     each kind this call applied, and the first 100 of them in the order they fell due. The
+         *     events of all of them are in the event feed (`GET /sandbox/events?after=` `eventsAfter`).
          */
         SandboxClockAdvance: {
             clock: components["schemas"]["SandboxClock"];
@@ -6308,11 +6501,26 @@ export interface components {
                 v1OfframpFinalized: number;
             };
             /**
-             * @description The changes this call applied, oldest `dueAt` first. Changes a running clock's
-             *     background work or a concurrent advance applied first are not listed again: each is
-             *     applied once.
+             * @description The first 100 changes this call applied, oldest `dueAt` first; `unlistedTransitions`
+             *     says how many more it applied. Changes a running clock's background work or a
+             *     concurrent advance applied first are not listed again: each is applied once.
              */
             readonly transitions: components["schemas"]["SandboxTransition"][];
+            /**
+             * Format: int32
+             * @description How many of the changes counted in `counts` are not in `transitions` (0 when all are):
+             *     the answer lists the first 100 only. Their events are in the event feed after
+             *     `eventsAfter`; an expired quote has no event (its `expiresAt` says when it expired).
+             */
+            readonly unlistedTransitions: number;
+            /**
+             * Format: int64
+             * @description The event feed's cursor just before this call's first change:
+             *     `GET /sandbox/events?after=<eventsAfter>` reads the event of every change it applied,
+             *     in the order they were applied, among any other events the partner's organizations
+             *     recorded meanwhile.
+             */
+            readonly eventsAfter: number;
         };
         /**
          * OrderUpdatedEvent
@@ -6867,6 +7075,26 @@ export interface components {
             error_description: string;
         };
         /**
+         * OAuthUnavailableError
+         * @description The OAuth error of a sign-in the service cannot complete now, answered with status 503 by
+         *     `POST /auth/token`: the database is unavailable for the moment (a restart, a failover, a
+         *     full disk). `temporarily_unavailable` is RFC 6749's code for this (section 4.1.2.1).
+         *     Retry after `Retry-After` seconds.
+         */
+        OAuthUnavailableError: {
+            /**
+             * @description The OAuth error code.
+             * @example temporarily_unavailable
+             * @enum {string}
+             */
+            error: "temporarily_unavailable";
+            /**
+             * @description What went wrong, in English.
+             * @example The database is unavailable for the moment; retry after Retry-After seconds.
+             */
+            error_description: string;
+        };
+        /**
          * LaunchForm
          * @description The body of `POST /auth/launch` as form fields (`application/x-www-form-urlencoded`, what
          *     an HTML form posts): the fields of `LaunchJwtBearerRequest` and
@@ -7018,9 +7246,25 @@ export interface components {
             };
         };
         /**
+         * @description The database is unavailable for the moment (a restart, a failover, a full disk). A change
+         *     is never half made: it was undone whole (or, when the connection broke just as the
+         *     database committed it, made whole). Retry after `Retry-After` seconds. *Designed.*
+         */
+        V1ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["V1Error"];
+            };
+        };
+        /**
          * @description The pagination body or query is wrong: `pageSize` above 100 or equal to 0, a negative
-         *     `pageNumber`, `filters` without `fromDate`, a date that is not ISO 8601, or a body that is
-         *     not valid JSON. (An empty body is valid and uses the defaults.)
+         *     `pageNumber`, `filters` without `fromDate`, a date that is not an RFC 3339 date-time naming
+         *     a real instant (v1.yaml, Dates and identifiers: month 13, day 39, hour 29 or an offset of
+         *     +99:99 are refused; a leap second is read as the second after it), or a body that is not
+         *     valid JSON. (An empty body is valid and uses the defaults.)
          */
         V1ListBadRequest: {
             headers: {
@@ -7106,7 +7350,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["MethodNotAllowedProblem"];
             };
         };
-        /** @description `rate-limit-exceeded`: Too many requests, for example reads for one organization. Retry after the number of seconds in `Retry-After`. */
+        /** @description `rate-limit-exceeded`: Too many requests: reads of one organization, or with one API key whichever organizations it reads (the description of the API, Rate limits). Retry after the number of seconds in `Retry-After`. */
         RateLimitExceeded: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -7125,9 +7369,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["InternalErrorProblem"];
             };
         };
-        /** @description `service-unavailable`: A dependency is temporarily unavailable. Retry with exponential backoff. */
+        /**
+         * @description `service-unavailable`: A dependency is temporarily unavailable. Retry with exponential backoff.
+         *     While the database is unavailable (a restart, a failover, a full disk) `Retry-After` says
+         *     when to try again; a change is never half made.
+         */
         ServiceUnavailable: {
             headers: {
+                /**
+                 * @description Seconds to wait before retrying; sent when the wait is known to be short (the
+                 *     database unavailable, the price feed not loaded yet).
+                 */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7186,15 +7439,6 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["OrderNotClaimableProblem"];
-            };
-        };
-        /** @description `conflict`: The request collides with existing state: a duplicate webhook subscription, a concurrent order for the same quote, an organization id in use, a verification not at a stage accepting the write, or the active API key limit. */
-        Conflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["ConflictProblem"];
             };
         };
         /** @description `forbidden`: The operation is not allowed here, for example a sandbox simulator in production. */
@@ -7333,6 +7577,23 @@ export interface components {
                 "text/html": string;
             };
         };
+        /**
+         * @description The database is unavailable for the moment (a restart, a failover, a full disk), so the
+         *     session cannot be read: a page saying so, with `<meta name="app-error"
+         *     content="temporarily_unavailable">`. Nothing is shown of the session, which is unchanged;
+         *     reload the page after `Retry-After` seconds. *Designed.*
+         */
+        AppPageServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                /** @description Always `no-store`. */
+                "Cache-Control": "no-store";
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
     };
     parameters: {
         /**
@@ -7415,10 +7676,10 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The methods the path accepts, comma separated. */
-        Allow: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description The methods the path accepts, comma separated. */
+        Allow: string;
         /**
          * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
          *     Absent when the session's launch named an `origin`: the header has no form that allows
@@ -7607,6 +7868,8 @@ export type SchemaSandboxWebhookDelivery = components['schemas']['SandboxWebhook
 export type SchemaSandboxWebhookDeliveryPage = components['schemas']['SandboxWebhookDeliveryPage'];
 export type SchemaSandboxEvent = components['schemas']['SandboxEvent'];
 export type SchemaSandboxEventPage = components['schemas']['SandboxEventPage'];
+export type SchemaSandboxRequest = components['schemas']['SandboxRequest'];
+export type SchemaSandboxRequestPage = components['schemas']['SandboxRequestPage'];
 export type SchemaSandboxClock = components['schemas']['SandboxClock'];
 export type SchemaSandboxClockRequest = components['schemas']['SandboxClockRequest'];
 export type SchemaAdvanceSandboxClockRequest = components['schemas']['AdvanceSandboxClockRequest'];
@@ -7637,6 +7900,7 @@ export type SchemaOAuthRefreshTokenGrant = components['schemas']['OAuthRefreshTo
 export type SchemaOAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
 export type SchemaOAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
+export type SchemaOAuthUnavailableError = components['schemas']['OAuthUnavailableError'];
 export type SchemaLaunchForm = components['schemas']['LaunchForm'];
 export type SchemaLaunchJwtBearerRequest = components['schemas']['LaunchJwtBearerRequest'];
 export type SchemaLaunchRefreshTokenRequest = components['schemas']['LaunchRefreshTokenRequest'];
@@ -7644,6 +7908,7 @@ export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
 export type ResponseV1Unauthorized = components['responses']['V1Unauthorized'];
 export type ResponseV1UnsupportedMediaType = components['responses']['V1UnsupportedMediaType'];
 export type ResponseV1InternalError = components['responses']['V1InternalError'];
+export type ResponseV1ServiceUnavailable = components['responses']['V1ServiceUnavailable'];
 export type ResponseV1ListBadRequest = components['responses']['V1ListBadRequest'];
 export type ResponseV1InvalidId = components['responses']['V1InvalidId'];
 export type ResponseV1CustomerNotFound = components['responses']['V1CustomerNotFound'];
@@ -7662,7 +7927,6 @@ export type ResponseUnsupportedMediaType = components['responses']['UnsupportedM
 export type ResponseNotImplemented = components['responses']['NotImplemented'];
 export type ResponseOrderNotCancelable = components['responses']['OrderNotCancelable'];
 export type ResponseOrderNotClaimable = components['responses']['OrderNotClaimable'];
-export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseLookupBadRequest = components['responses']['LookupBadRequest'];
@@ -7673,6 +7937,7 @@ export type ResponseAppPage = components['responses']['AppPage'];
 export type ResponseAppPageBadRequest = components['responses']['AppPageBadRequest'];
 export type ResponseAppPageSignedOut = components['responses']['AppPageSignedOut'];
 export type ResponseAppPageForbidden = components['responses']['AppPageForbidden'];
+export type ResponseAppPageServiceUnavailable = components['responses']['AppPageServiceUnavailable'];
 export type ParameterV1OrgId = components['parameters']['V1OrgId'];
 export type ParameterV1PageNumber = components['parameters']['V1PageNumber'];
 export type ParameterV1PageSize = components['parameters']['V1PageSize'];
@@ -7685,8 +7950,8 @@ export type ParameterPageNumber = components['parameters']['PageNumber'];
 export type ParameterOrganizationId = components['parameters']['OrganizationId'];
 export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
-export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderAllow = components['headers']['Allow'];
 export type HeaderXFrameOptions = components['headers']['X-Frame-Options'];
 export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
 export type $defs = Record<string, never>;
@@ -7713,7 +7978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description The body is not valid JSON, or a field is missing or invalid. */
+            /** @description The body is not valid JSON, or a field is missing or invalid (an `organizationId` that is not a UUID's string form, such as its URN `urn:uuid:<id>`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7723,7 +7988,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["V1Unauthorized"];
-            /** @description The `organizationId` is already used by an organization or was used as a JWT `sub`. */
+            /** @description The `organizationId`, in either case, is already used by an organization (the partner's own included) or was used as a JWT `sub`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7734,6 +7999,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1RenameOrganization: {
@@ -7786,6 +8052,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListCustomers: {
@@ -7833,6 +8100,7 @@ export interface operations {
             };
             401: components["responses"]["V1Unauthorized"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SearchCustomers: {
@@ -7877,6 +8145,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetCustomer: {
@@ -7908,6 +8177,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetCustomerKyc: {
@@ -7953,6 +8223,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1CustomerNotFound"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SubmitCustomerKyc: {
@@ -8009,6 +8280,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListOrders: {
@@ -8053,6 +8325,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListCustomerOrders: {
@@ -8105,6 +8378,7 @@ export interface operations {
             404: components["responses"]["V1CustomerNotFound"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CreateOrder: {
@@ -8163,6 +8437,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ConfirmFiatReceived: {
@@ -8210,6 +8485,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetOrder: {
@@ -8240,6 +8516,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1OrderNotFound"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CancelOrder: {
@@ -8279,6 +8556,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1RegenerateOrderTransaction: {
@@ -8318,6 +8596,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListCustomerSwaps: {
@@ -8370,6 +8649,7 @@ export interface operations {
             404: components["responses"]["V1CustomerNotFound"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CreateSwap: {
@@ -8424,6 +8704,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetSwap: {
@@ -8454,6 +8735,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             404: components["responses"]["V1SwapNotFound"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1RegenerateSwapTransaction: {
@@ -8493,6 +8775,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListWallets: {
@@ -8537,6 +8820,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListCustomerWallets: {
@@ -8589,6 +8873,7 @@ export interface operations {
             404: components["responses"]["V1CustomerNotFound"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CreateWallet: {
@@ -8639,6 +8924,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetWallet: {
@@ -8677,6 +8963,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListBankAccounts: {
@@ -8721,6 +9008,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListCustomerBankAccounts: {
@@ -8773,6 +9061,7 @@ export interface operations {
             404: components["responses"]["V1CustomerNotFound"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CreateBankAccount: {
@@ -8819,6 +9108,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetBankAccount: {
@@ -8857,6 +9147,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1OnboardBankAccounts: {
@@ -8901,6 +9192,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1ListWebhooks: {
@@ -8945,6 +9237,7 @@ export interface operations {
             401: components["responses"]["V1Unauthorized"];
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CreateWebhook: {
@@ -8970,8 +9263,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The body is not valid JSON, the URL is not an `https` URL (or, in production, names a
-             *     host that is not public: see `url`), or the event type is not one of the six v1 events.
+             * @description The body is not valid JSON, the URL is not an `https` URL (or, in production and in a
+             *     sandbox shared by several partners, names a host that is not public: see `url`), or
+             *     the event type is not one of the six v1 events.
              */
             400: {
                 headers: {
@@ -8982,7 +9276,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["V1Unauthorized"];
-            /** @description A v1 subscription for this URL and event type already exists. */
+            /**
+             * @description A v1 subscription for this URL and event type already exists, or the organization
+             *     already holds the most v1 subscriptions it may (25 to one event type, 50 in all;
+             *     designed). Nothing is created.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8993,6 +9291,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1GetWebhook: {
@@ -9031,6 +9330,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1DeleteWebhook: {
@@ -9067,6 +9367,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SimulateOrder: {
@@ -9120,6 +9421,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SimulateSwap: {
@@ -9173,6 +9475,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SimulateCustomerKyc: {
@@ -9227,6 +9530,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SimulateBankAccount: {
@@ -9279,6 +9583,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1CreateOnboardingUrl: {
@@ -9311,6 +9616,7 @@ export interface operations {
             403: components["responses"]["V1SandboxForbidden"];
             404: components["responses"]["V1CustomerNotFound"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     v1SimulateKyb: {
@@ -9373,6 +9679,7 @@ export interface operations {
             };
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
+            503: components["responses"]["V1ServiceUnavailable"];
         };
     };
     listOrganizations: {
@@ -10047,9 +10354,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             /**
-             * @description `authorization-expired` (the id is not the order's current authorization, or it
-             *     expired; read the order again for the current one) or `authorization-not-required`
-             *     (the order has no pending authorization).
+             * @description `authorization-expired` (the authorization expired: signed after its `expiresAt`,
+             *     also once the order has been canceled at that instant; or the id is not the order's
+             *     current authorization, read the order again for the current one) or
+             *     `authorization-not-required` (the order has no pending authorization and none
+             *     expired: it never needed one, it was signed already, or it was canceled or failed
+             *     before its authorization expired).
              */
             409: {
                 headers: {
@@ -10351,8 +10661,8 @@ export interface operations {
             };
             /**
              * @description `invalid-request` (malformed JSON, unknown `eventType`) or `validation-error` (fields
-             *     missing or malformed, or in production an http URL or one on a host that is not
-             *     public: see `url`).
+             *     missing or malformed, or in production an http URL, or in production and in a
+             *     sandbox shared by several partners one on a host that is not public: see `url`).
              */
             400: {
                 headers: {
@@ -10364,7 +10674,19 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
-            409: components["responses"]["Conflict"];
+            /**
+             * @description `conflict`: the organization already has a subscription for this `url` and
+             *     `eventType`, or already holds the most subscriptions it may (25 to one event type,
+             *     50 in all; *designed*). Nothing is created.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimitExceeded"];
@@ -11042,7 +11364,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new deliveries; their attempts start at once, in the background. */
+            /**
+             * @description One delivery per current subscription to the event type: a new one, whose attempts
+             *     start at once in the background, or the one still pending.
+             */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -11120,6 +11445,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxEventPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSandboxRequests: {
+        parameters: {
+            query?: {
+                /** @description Only answers with this status (`404`) or in this class (`4xx`). */
+                status?: string;
+                /** @description Only requests of this operation (`createOrder`). */
+                operationId?: string;
+                /** @description Only requests that acted for this organization (the partner or one of its customers). */
+                organizationId?: string;
+                /** @description Only requests that touched this object (an order, quote, payment account, wallet, organization, … id). */
+                objectId?: string;
+                /**
+                 * @description `false` leaves out the successful reads (answered below 400: GET requests, and the v1
+                 *     lists and searches, which v1 sends as POST: `v1List…`, `v1Search…`): what changed
+                 *     something or was refused remains. An object's page polls its reads, which would bury
+                 *     the few requests that changed it.
+                 */
+                reads?: boolean;
+                /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
+                pageSize?: components["parameters"]["PageSize"];
+                /** @description Zero-based page index. A page past the last returns empty `items`. */
+                pageNumber?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the request log, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxRequestPage"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -11302,7 +11674,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClockAdvance"];
                 };
             };
-            /** @description `invalid-request` (malformed JSON) or `validation-error`: neither or both of `by` and `to`, a duration naming no unit, or more than 366 days. */
+            /** @description `invalid-request` (malformed JSON) or `validation-error`: neither or both of `by` and `to`, a duration naming no unit, a `to` that is not an RFC 3339 date-time naming a real instant (month 13, day 39, hour 29, an offset of +99:99; see Dates and identifiers), or more than 366 days. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11322,7 +11694,7 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
-            /** @description `conflict`: `to` is before the clock's time; time never goes backwards. */
+            /** @description `conflict`: `to` is before the clock's time (time never goes backwards), or the advance would take the clock past `9000-01-01T00:00:00.000Z`, its last instant. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11626,6 +11998,22 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /**
+             * @description `temporarily_unavailable` (`OAuthUnavailableError`): the database is unavailable for the
+             *     moment (a restart, a failover, a full disk). No sign-in is half made: send the
+             *     request again after `Retry-After` seconds. *Designed.*
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthUnavailableError"];
+                };
+            };
         };
     };
     getLaunchPage: {
@@ -11769,6 +12157,24 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /**
+             * @description The database is unavailable for the moment (a restart, a failover, a full disk): a
+             *     page naming `temporarily_unavailable` (RFC 6749 section 4.1.2.1) in its text and in
+             *     `<meta name="oauth-error" content="temporarily_unavailable">`. No cookie is set and
+             *     no sign-in is half made: send the request again after `Retry-After` seconds.
+             *     *Designed.*
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     getKycPage: {
@@ -11795,6 +12201,7 @@ export interface operations {
             400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
+            503: components["responses"]["AppPageServiceUnavailable"];
         };
     };
     getKybPage: {
@@ -11821,6 +12228,7 @@ export interface operations {
             400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
+            503: components["responses"]["AppPageServiceUnavailable"];
         };
     };
     getOnrampPage: {
@@ -11847,6 +12255,7 @@ export interface operations {
             400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
+            503: components["responses"]["AppPageServiceUnavailable"];
         };
     };
     getOfframpPage: {
@@ -11873,6 +12282,7 @@ export interface operations {
             400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
+            503: components["responses"]["AppPageServiceUnavailable"];
         };
     };
     getSwapPage: {
@@ -11899,6 +12309,7 @@ export interface operations {
             400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
             403: components["responses"]["AppPageForbidden"];
+            503: components["responses"]["AppPageServiceUnavailable"];
         };
     };
     getAccountPage: {
@@ -11924,6 +12335,7 @@ export interface operations {
             200: components["responses"]["AppPage"];
             400: components["responses"]["AppPageBadRequest"];
             401: components["responses"]["AppPageSignedOut"];
+            503: components["responses"]["AppPageServiceUnavailable"];
         };
     };
     v1ReceiveOrderUpdated: {

@@ -41,7 +41,7 @@ export interface Generator {
   version: () => string;
   /** In the default run (CI); the others run with --all. */
   ci: boolean;
-  /** The option beyond the defaults it still needs, if any (README, "Generate a client"). */
+  /** The option beyond the defaults it still needs, if any (docs/clients.md). */
   option?: string;
   steps: Record<StepName, (context: Context) => Promise<void>>;
 }
@@ -278,7 +278,7 @@ export const generators: Generator[] = [
     steps: {
       generate: (c) => {
         mkdirSync(join(c.out, 'client'));
-        // The one option beyond the defaults (README, "Generate a client"): by default only
+        // The one option beyond the defaults (docs/clients.md): by default only
         // `application/json` answers get a schema, and RFC 9457 problems are
         // `application/problem+json`, so the typed errors would be `z.void()`.
         return c.run(bin('openapi-zod-client'), [document, '-o', join(c.out, 'client', 'ramp.ts'), '--media-type-expr', "mediaType === 'application/json' || mediaType === 'application/problem+json'"]);

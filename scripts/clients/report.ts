@@ -1,6 +1,6 @@
 /**
  * What npm run test:clients reports: one console row per generator, a closing line CI does not
- * mistake for a test runner's, JUnit for the CI tally, and the README's matrix after a full run.
+ * mistake for a test runner's, JUnit for the CI tally, and docs/clients.md's matrix after a full run.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,11 +60,11 @@ ${cases.join('\n')}
 }
 
 /**
- * A full run (--all) rewrites the matrix in the README, between its markers, as the bench
- * does with its verdicts: the README always shows the latest full table.
+ * A full run (--all) rewrites the matrix in docs/clients.md, between its markers, as the bench
+ * does with its verdicts in docs/performance.md: the page always shows the latest full table.
  */
 export function writeReadmeTable(rows: Row[], seconds: number) {
-  const file = join(root, 'README.md');
+  const file = join(root, 'docs', 'clients.md');
   const readme = readFileSync(file, 'utf8');
   const start = '<!-- clients matrix: written by npm run test:clients -- --all -->';
   const end = '<!-- end of clients matrix -->';

@@ -4,7 +4,7 @@
  * works with its default options. For each generator of the matrix (matrix.ts) it
  *
  *   generate  makes the client (no --skip-validate-spec, no workaround options: only the
- *             package name or module path a partner chooses, and the one option the README
+ *             package name or module path a partner chooses, and the one option docs/clients.md
  *             names for typescript-fetch and for openapi-zod-client's typed errors),
  *   compile   type-checks it at the language's strict setting, with the smoke program,
  *   flow      runs the smoke program (scripts/clients/<id>/) against one fresh sandbox:
@@ -18,7 +18,7 @@
  * also in test-results/clients/results.json and, one testcase per step, junit.xml (summed by
  * scripts/ci-tally.ts). Exits 1 when any step fails.
  *
- * Without --all it runs the subset that fits CI's time budget (`ci: true` in matrix.ts; the README
+ * Without --all it runs the subset that fits CI's time budget (`ci: true` in matrix.ts; docs/clients.md
  * has the timings of the latest full run). Every generator is pinned: openapi-generator in
  * openapitools.json (its npm CLI fetches the jar from Maven Central once), the npm ones
  * in package.json, the Python ones in requirements.txt (a venv in .tools/clients-python),

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Contract, ProblemType } from '../shared/contract.ts';
-import { invalidRequestPage, launchErrorPage, pageHeaders } from './pages.ts';
+import { invalidRequestPage, launchErrorPage, pageHeaders, unavailablePage, type OAuthUnavailableCode } from './pages.ts';
 import { HtmlPageError, OAuthError, Problem, type FieldError } from '../shared/problems.ts';
+import { retryAfterSeconds, type DatabaseHealth } from '../storage/health.ts';
 
 export type Surface = 'v1' | 'v2' | 'lookup' | 'auth';
 
@@ -42,6 +43,8 @@ export function refusedWhileAnswering(req: Request, error: unknown): boolean {
 
 const maxListedFields = 50;
 const internalDetail = 'An unexpected error occurred. It has been logged; retry later.';
+/** RFC 6749's code for a sign-in the service cannot complete now (OAuthUnavailableError). */
+const temporarilyUnavailable: OAuthUnavailableCode = 'temporarily_unavailable';
 
 interface ValidatorError {
   status: number;
@@ -105,10 +108,16 @@ export function plainMessage(problem: Problem): string {
     .join('; ');
 }
 
-export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHandler {
+/**
+ * `health` tells a database outage from any other failure (storage/health.ts): an outage is
+ * the surface's documented 503 with `Retry-After`, logged once by storage, not per request.
+ */
+export function errorHandler(contract: Contract, logger: Logger, health: Pick<DatabaseHealth, 'failed'>): ErrorRequestHandler {
   // The signed-in app pages (tag `App pages`) answer as pages, their refused requests too.
   const appPages = new Set(contract.operations.filter((o) => contract.document.paths[o.path][o.method].tags?.includes('App pages')).map((o) => o.path));
   const internalError = () => new Problem('internal-error', internalDetail);
+  const unavailable = () =>
+    new Problem('service-unavailable', 'The database is unavailable for the moment; retry after Retry-After seconds.', {}, { 'Retry-After': String(retryAfterSeconds) });
 
   /** Answers `error` in its surface's format; the headers it set for the problem. */
   const answer = (error: unknown, req: Request, res: Response): Record<string, string> => {
@@ -126,16 +135,17 @@ export function errorHandler(contract: Contract, logger: Logger): ErrorRequestHa
       res.status(error.status).set(error.headers).type('text/html').send(error.html);
       return {};
     }
-    const problem = toProblem(error) ?? internalError();
+    const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
+    const problem = toProblem(error) ?? (health.failed(cause) ? unavailable() : internalError());
     const instance = `urn:uuid:${randomUUID()}`;
     if (problem.slug === 'internal-error') {
-      const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
       logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');
     }
     const type = contract.problems.get(problem.slug);
     if (!type) throw new Error(`problem slug ${problem.slug} is not in the contract`);
     res.set(problem.headers);
     if (type.status === 400 && appPages.has(req.path)) res.status(400).set(pageHeaders()).type('text/html').send(invalidRequestPage(problem.detail));
+    else if (type.status === 503 && appPages.has(req.path)) res.status(503).set(pageHeaders()).type('text/html').send(unavailablePage(problem.detail));
     else renderers[surfaceOf(req.path)]({ req, res, error, problem, type, instance });
     return problem.headers;
   };
@@ -187,7 +197,11 @@ const renderers: Record<Surface, (failure: Failure) => void> = {
   auth: ({ req, res, error, problem, type }) => {
     // A request the validator or the body parser refused is an OAuth 400 (a page on /auth/launch).
     if (type.status < 500 && type.status !== 405) return renderOAuth(res, req, oauthErrorOf(error, problem, req.body));
-    const oauth = problem.slug === 'internal-error' || problem.slug === 'service-unavailable' ? 'server_error' : 'invalid_request';
+    if (problem.slug === 'service-unavailable' && req.path === '/auth/launch') {
+      res.status(503).set(pageHeaders()).type('text/html').send(launchErrorPage({ error: temporarilyUnavailable, description: problem.detail }));
+      return;
+    }
+    const oauth = problem.slug === 'service-unavailable' ? temporarilyUnavailable : problem.slug === 'internal-error' ? 'server_error' : 'invalid_request';
     res.status(type.status).set('Cache-Control', 'no-store').json({ error: oauth, error_description: problem.detail });
   },
 };

@@ -4,9 +4,13 @@
  * inline script allowed by its hash, nothing loaded from anywhere.
  */
 import { createHash } from 'node:crypto';
+import type { components } from '../../generated/types/ramp.ts';
 import type { OAuthError } from '../shared/problems.ts';
 import type { Flow } from '../features/auth/rules.ts';
 import type { AuthGrantRow } from '../features/auth/repository.ts';
+
+/** The one OAuth error code of a 503 at /auth/token and /auth/launch. */
+export type OAuthUnavailableCode = components['schemas']['OAuthUnavailableError']['error'];
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -62,8 +66,11 @@ export function launchRedirectPage(target: string): string {
   return page('Signing in…', `<h1>Signed in</h1>\n<p>Opening the app… <a id="continue" href="${href}">Continue</a></p>`, `<meta http-equiv="refresh" content="0; url=${href}">\n`);
 }
 
-/** A failed launch: the OAuth error code in the text and in `<meta name="oauth-error">`. */
-export function launchErrorPage(error: Pick<OAuthError, 'error' | 'description'>): string {
+/**
+ * A failed launch: the OAuth error code in the text and in `<meta name="oauth-error">`; a
+ * database outage is `temporarily_unavailable` (OAuthUnavailableError, the 503 of the launch).
+ */
+export function launchErrorPage(error: { error: OAuthError['error'] | OAuthUnavailableCode; description: string }): string {
   return page(
     'Sign-in failed',
     `<h1>Sign-in failed</h1>\n<p>Error <code id="error">${escapeHtml(error.error)}</code>: <span id="error_description">${escapeHtml(error.description)}</span></p>`,
@@ -250,4 +257,9 @@ export function forbiddenPage(flow: Flow): string {
 /** An app page refused before it is shown (a query parameter that is not text): what is wrong. */
 export function invalidRequestPage(detail: string): string {
   return page('Bad request · Ramp', `<h1>Bad request</h1>\n<p id="error_description">${escapeHtml(detail)}</p>`, '<meta name="app-error" content="invalid_request">\n');
+}
+
+/** An app page while the database is unavailable (AppPageServiceUnavailable): the session cannot be read yet. */
+export function unavailablePage(detail: string): string {
+  return page('Temporarily unavailable · Ramp', `<h1>Temporarily unavailable</h1>\n<p id="error_description">${escapeHtml(detail)}</p>`, '<meta name="app-error" content="temporarily_unavailable">\n');
 }

@@ -10,7 +10,7 @@
  * server (`node --trace-gc-nvp`). Made here with those prototypes, a request and its response
  * already have them, so Express's step changes nothing. A scavenge then promotes about 10 KB
  * and pauses for under 1 ms, and the sandbox spends 40 to 60 % less CPU on a cheap read
- * (bench/: the README's Benchmarks).
+ * (bench/, docs/performance.md).
  */
 import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Express } from 'express';

@@ -45,7 +45,7 @@ export function loadContract(path = contractPath): Contract {
   for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
     if (!name.endsWith('Problem')) continue;
     // A problem schema is one flat object that fixes its type, title and status as
-    // single-value enums (not `const`, not an allOf: see "Generate a client" in the README).
+    // single-value enums (not `const`, not an allOf: see docs/clients.md).
     const fixed = schema.properties;
     if (!fixed?.type?.enum) continue;
     const [type] = fixed.type.enum as [string];

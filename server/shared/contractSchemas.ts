@@ -12,6 +12,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import type { components } from '../../generated/types/ramp.ts';
 import { escapeSegment, segmentsOf } from './jsonPointer.ts';
+import { isDateTime } from './dateTime.ts';
+import { isUuid } from './uuid.ts';
 
 // ajv-formats is CommonJS: its default export is the plugin itself.
 const addFormats = formats as unknown as typeof formats.default;
@@ -32,6 +34,8 @@ export function schemaValidator(document: Json, pointer: string): ValidateFuncti
     // response validator checks them; OpenAPI's `discriminator` is a hint: its oneOf decides.
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
     addFormats(ajv);
+    ajv.addFormat('date-time', isDateTime);
+    ajv.addFormat('uuid', isUuid);
     ajv.addSchema({ ...document, $id: documentId });
     get = (at) => {
       const validate = ajv.getSchema(`${documentId}${at}`);

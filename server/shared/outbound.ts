@@ -4,7 +4,9 @@
  * setJwtIssuer). In production they reach public unicast addresses only, so a partner cannot
  * turn the service into a probe of its own network: loopback, private networks, link-local
  * and cloud metadata, and every other special-purpose range. The sandbox connects anywhere,
- * because partners run their receivers and JWKS servers on their own machines.
+ * because partners run their receivers and JWKS servers on their own machines; a sandbox
+ * shared by several partners applies the production rule too (RAMP_OUTBOUND_PUBLIC_ONLY,
+ * `publicOnlyRule`), or one partner could read another's receiver on the host's network.
  *
  * The rule is applied at three moments, because each alone can be dodged:
  * - when a URL is registered (`urlProblem`): literal addresses, and names that always mean
@@ -75,8 +77,15 @@ const localNames = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)\.?$/
 export interface UrlRules {
   /** https only (production, and v1 webhooks everywhere). */
   httpsOnly: boolean;
-  /** Refuse loopback, private and other non-public hosts (production). */
+  /** Refuse loopback, private and other non-public hosts (production, a shared sandbox). */
   publicOnly: boolean;
+  /** Where the refusal says the public-only rule holds: `in production` unless said otherwise. */
+  publicOnlyIn?: string;
+}
+
+/** The public-only rule as the server's configuration sets it (Config.outboundPublicOnly). */
+export function publicOnlyRule(config: { env: string; outboundPublicOnly: boolean }): Pick<UrlRules, 'publicOnly' | 'publicOnlyIn'> {
+  return { publicOnly: config.outboundPublicOnly, publicOnlyIn: config.env === 'production' ? 'in production' : 'in this shared sandbox' };
 }
 
 /** Why a URL the service will send requests to is refused, or undefined when it is accepted. */
@@ -94,7 +103,7 @@ export function urlProblem(url: string, rules: UrlRules): string | undefined {
   if (rules.publicOnly) {
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) ? !isPublicAddress(host) : localNames.test(host) || !host.includes('.')) {
-      return 'must not point at a loopback, private or local address in production';
+      return `must not point at a loopback, private or local address ${rules.publicOnlyIn ?? 'in production'}`;
     }
   }
   return undefined;

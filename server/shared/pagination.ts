@@ -1,4 +1,5 @@
 /** Page envelopes (PageMeta, V1PageMeta) and the v1 pagination body rules (v1.yaml, Pagination). */
+import { parseDateTime } from './dateTime.ts';
 import { Problem } from './problems.ts';
 
 export const defaultPageSize = 30;
@@ -42,7 +43,14 @@ export function v1Page(body: V1PaginationBody | undefined): PageRequest & { from
   return {
     size,
     number,
-    ...(filters?.fromDate ? { from: new Date(filters.fromDate).toISOString() } : {}),
-    ...(filters?.toDate ? { to: new Date(filters.toDate).toISOString() } : {}),
+    ...(filters?.fromDate ? { from: instant('fromDate', filters.fromDate) } : {}),
+    ...(filters?.toDate ? { to: instant('toDate', filters.toDate) } : {}),
   };
+}
+
+/** A filter's instant in UTC (shared/dateTime.ts); the validator's message when it names none. */
+function instant(field: 'fromDate' | 'toDate', text: string): string {
+  const at = parseDateTime(text);
+  if (!at) throw new Problem('invalid-request', `filters.${field} must match format "date-time"`);
+  return at.toISOString();
 }

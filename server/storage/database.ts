@@ -7,6 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteStatement, type Transaction } from 'kysely';
+import type { PoolClient } from 'pg';
+import { DatabaseHealth, type AvailabilityChange } from './health.ts';
 import { migrations } from './migrations/index.ts';
 import type { Tables } from './tables.ts';
 
@@ -17,6 +19,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Storage {
   db: Db;
   engine: Engine;
+  /** Whether the database can be reached now; the answers and jobs tell it what they meet (health.ts). */
+  health: DatabaseHealth;
   close(): Promise<void>;
 }
 
@@ -24,17 +28,18 @@ export interface StorageOptions {
   databaseUrl?: string | undefined;
   /** Folder of the SQLite file, or `:memory:`. */
   dataDir?: string;
-  /** Told when an idle PostgreSQL connection breaks (server restart, admin shutdown). */
-  onConnectionError?: (error: Error) => void;
+  /** Told when the database becomes unavailable (a restart, sessions ended, a full disk) and when it is back: once each per outage. */
+  onAvailabilityChange?: (change: AvailabilityChange) => void;
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
-  const storage = options.databaseUrl ? await openPostgres(options.databaseUrl, options.onConnectionError) : openSqlite(options.dataDir ?? ':memory:');
+  const health = new DatabaseHealth(options.onAvailabilityChange);
+  const storage = options.databaseUrl ? await openPostgres(options.databaseUrl, health) : openSqlite(options.dataDir ?? ':memory:', health);
   await migrate(storage.db);
   return storage;
 }
 
-function openSqlite(dataDir: string): Storage {
+function openSqlite(dataDir: string, health: DatabaseHealth): Storage {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
@@ -61,11 +66,12 @@ function openSqlite(dataDir: string): Storage {
   // the same SQL text recurs on every request, so its statement is kept (a bounded set; one
   // still iterating rows gets a fresh statement).
   const statements = new Map<string, { statement: SQLite.Statement; rows: SqliteStatement }>();
+  const watch = outageWatch(database, health);
   const prepare = (sql: string) => {
     const kept = statements.get(sql);
     if (kept && !kept.statement.busy) return kept.rows;
     const statement = database.prepare(sql);
-    const prepared = { statement, rows: withRowMapper(statement) };
+    const prepared = { statement, rows: watch(sql, statement, withRowMapper(statement)) };
     // A schema change (the migrations) may change what a kept `SELECT *` returns, and with
     // it the columns its row mapper was made for: the kept statements go, and it is not kept.
     if (/^\s*(create|alter|drop)\b/i.test(sql)) {
@@ -77,7 +83,55 @@ function openSqlite(dataDir: string): Storage {
     return prepared.rows;
   };
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return { db, engine: 'sqlite', health, close: () => db.destroy() };
+}
+
+/**
+ * SQLite's side of an outage (health.ts). A full disk or a read-only file fails writes while
+ * reads still work, so only a write that reaches the file ends an outage: a commit of a
+ * transaction that wrote, or a write outside one. And SQLite rolls a transaction back by
+ * itself on some of these errors (SQLITE_FULL, SQLITE_IOERR): Kysely's own ROLLBACK would
+ * then fail, "no transaction is active", and that error would replace the one that says why.
+ */
+function outageWatch(database: SQLite.Database, health: DatabaseHealth) {
+  let wrote = false;
+  const written = () => {
+    if (database.inTransaction) wrote = !health.available;
+    else if (!health.available) health.recovered();
+  };
+  const committed = () => {
+    if (wrote) health.recovered();
+    wrote = false;
+  };
+  return (sql: string, statement: SQLite.Statement, rows: SqliteStatement): SqliteStatement => {
+    if (/^\s*rollback\s*$/i.test(sql)) {
+      return {
+        reader: false,
+        all: (parameters) => rows.all(parameters),
+        iterate: (parameters) => rows.iterate(parameters),
+        // Already rolled back by SQLite: nothing is left to undo.
+        run: (parameters) => (database.inTransaction ? rows.run(parameters) : { changes: 0, lastInsertRowid: 0 }),
+      };
+    }
+    const commit = /^\s*commit\s*$/i.test(sql);
+    // SQLite marks transaction control read-only: what is left writes.
+    if (statement.readonly && !commit) return rows;
+    const after = commit ? committed : written;
+    return {
+      reader: rows.reader,
+      all(parameters) {
+        const result = rows.all(parameters);
+        after();
+        return result;
+      },
+      run(parameters) {
+        const result = rows.run(parameters);
+        after();
+        return result;
+      },
+      iterate: (parameters) => rows.iterate(parameters),
+    };
+  };
 }
 
 /**
@@ -103,17 +157,26 @@ function withRowMapper(statement: SQLite.Statement): SqliteStatement {
   };
 }
 
-async function openPostgres(connectionString: string, onConnectionError: (error: Error) => void = () => {}): Promise<Storage> {
+async function openPostgres(connectionString: string, health: DatabaseHealth): Promise<Storage> {
   // Loaded only here: the embedded SQLite default starts without it.
   const { default: pg } = await import('pg');
   // COUNT(*) and BIGINT come back as strings from pg; our counters fit in a JS number.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  // pg drops a broken idle connection and opens a new one on the next query; unheard, its
-  // 'error' event would crash the process.
-  pool.on('error', onConnectionError);
+  // A connection that cannot be had in time (a server that does not answer, or every
+  // connection held that long) fails the request as an outage, a 503, rather than holding it.
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 10_000 });
+  // A connection that breaks (a restart, a failover, a terminated session) emits 'error' on
+  // its client, idle in the pool or checked out by a query or a transaction; an 'error' that
+  // nobody hears ends the process. pg drops the broken client and opens a new one on the
+  // next query, whose success ends the outage.
+  const lost = (error: Error) => health.lost(error);
+  pool.on('error', lost);
+  pool.on('connect', (client: PoolClient) => {
+    client.on('error', lost);
+    health.recovered();
+  });
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', health, close: () => db.destroy() };
 }
 
 async function migrate(db: Db) {

@@ -62,3 +62,33 @@ describe('the bench open loop', () => {
     expect(pooledOpenLoop([round(steady, 20), { ...stalled, cpuMsUsed: undefined }]).cpuUsPerRequest).toBeUndefined();
   });
 });
+
+describe('the bench open loop until another request is answered', () => {
+  let arrived = 0;
+  let fifth: () => void = () => {};
+  const fifthArrived = new Promise<void>((resolve) => {
+    fifth = resolve;
+  });
+  const server = createServer((_req: IncomingMessage, res: ServerResponse) => {
+    if (++arrived === 5) fifth();
+    res.end('{}');
+  });
+  let url = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('stops sending once `until` settles, long before its duration', async () => {
+    // 100 s at 100/s would be 10,000 requests: the run ends after the fifth has arrived.
+    const result = pooledOpenLoop([await openLoopRun(url, [{ path: '/' }], { rate: 100, connections: 2, durationS: 100, until: fifthArrived })]);
+    expect(result.requests).toBeGreaterThanOrEqual(5);
+    // What was due while the fifth was on its way is sent too: a few, however busy the machine.
+    expect(result.requests).toBeLessThan(1000);
+    expect(result).toMatchObject({ errors: 0, non2xx: 0 });
+  });
+});

@@ -176,6 +176,25 @@ describe('bench verdicts', () => {
     expect(withBenchSummary('# No markers\n', r)).toBe('# No markers\n');
   });
 
+  it("judge another partner's reads during a large clock advance: p99 ≤ 50 ms, and only when the advance applied every deadline", () => {
+    const target = "another partner's reads during a 1,000-deadline clock advance: p99 ≤ 50 ms (sqlite)";
+    const isolation = (p99: number, advance: Partial<NonNullable<Results['isolation']>['advance']> = {}): Results['isolation'] => ({
+      engine: 'sqlite',
+      read: 'GET /orders?pageSize=30 (another partner)',
+      deadlines: 1000,
+      advance: { status: 200, ms: 1400, bytes: 16_900, applied: 1000, ...advance },
+      alone: run(500, { p99: 3 }),
+      during: run(500, { p99 }),
+    });
+    expect(verdictOf(results(), target)?.holds).toBeNull();
+    expect(verdictOf(results({ isolation: isolation(12) }), target)).toMatchObject({ holds: true, measured: '12.0 ms over 2,500 reads' });
+    expect(verdictOf(results({ isolation: isolation(51) }), target)?.holds).toBe(false);
+    const short = verdictOf(results({ isolation: isolation(12, { applied: 400 }) }), target);
+    expect(short).toMatchObject({ holds: false, measured: '12.0 ms over 2,500 reads (the advance answered 200, 400 deadlines applied)' });
+    const r = results({ isolation: isolation(12) });
+    expect(renderMarkdown({ ...r, targets: verdicts(r) })).toContain('| GET /orders?pageSize=30 (another partner), during the advance: reads, p50 / p99 / max ms | 2,500, 2.0 / 12.0 / 12.0 |');
+  });
+
   it('print every verdict in the Markdown table', () => {
     const r = results();
     r.targets = verdicts(r);

@@ -78,6 +78,21 @@ describe('every operation', () => {
       }
     }
   });
+
+  it('documents 503 with Retry-After wherever the database is read: behind a key or a session, and at sign-in', () => {
+    // Sign-in looks the JWT's issuer or the refresh token up; the lookups and the launch page read no database.
+    const signIn = ['createToken', 'launchSession'];
+    const missing: string[] = [];
+    for (const surface of ['v1', 'v2', 'auth'] as const) {
+      for (const { path, method, operation, webhook } of operationsOf(bundles[surface])) {
+        const security = operation.security ?? bundles[surface].security ?? [];
+        if (webhook || (security.length === 0 && !signIn.includes(operation.operationId))) continue;
+        const unavailable = operation.responses['503'] && deref(bundles[surface], operation.responses['503']);
+        if (!unavailable?.headers?.['Retry-After']) missing.push(key(method, path));
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('the webhooks', () => {

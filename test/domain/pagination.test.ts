@@ -18,6 +18,12 @@ describe('v1 pagination bodies', () => {
   it('carry the date filters in UTC', () => {
     expect(v1Page({ filters: { fromDate: '2026-01-01T00:00:00-06:00' } })).toMatchObject({ from: '2026-01-01T06:00:00.000Z' });
   });
+
+  it('read a leap second as the second after it, and refuse what names no instant as the validator does (shared/dateTime.ts)', () => {
+    expect(v1Page({ filters: { fromDate: '2026-06-30T23:59:60Z', toDate: '2026-12-31T23:59:60Z' } })).toMatchObject({ from: '2026-07-01T00:00:00.000Z', to: '2027-01-01T00:00:00.000Z' });
+    expect(() => v1Page({ filters: { fromDate: '2026-13-01T00:00:00Z' } })).toThrow(new Problem('invalid-request', 'filters.fromDate must match format "date-time"'));
+    expect(() => v1Page({ filters: { fromDate: '2026-01-01T00:00:00Z', toDate: '2026-12-01T00:00:00+99:99' } })).toThrow(new Problem('invalid-request', 'filters.toDate must match format "date-time"'));
+  });
 });
 
 describe('page envelopes', () => {

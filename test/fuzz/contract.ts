@@ -94,6 +94,62 @@ export const notText = {
   loneSurrogate: fc.tuple(textOf({}), fc.integer({ min: 0xd800, max: 0xdfff }), textOf({})).map(([a, unit, b]) => `${a}${String.fromCharCode(unit)}${b}`),
 };
 
+/** A UUID in the spellings a client may send (v1.yaml and v2.yaml, Dates and identifiers): lower case most often, else upper or mixed case, one object whatever the case. */
+export const spelledUuid = (id: string): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant(id) },
+    { weight: 1, arbitrary: fc.constant(id.toUpperCase()) },
+    { weight: 1, arbitrary: fc.array(fc.boolean(), { minLength: 36, maxLength: 36 }).map((upper) => [...id].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('')) },
+  );
+
+/** Representations of a UUID that are not the string form `format: uuid` means: each the surface's 400. */
+export const notUuidStringForms = (id: string): string[] => [`urn:uuid:${id}`, `URN:UUID:${id.toUpperCase()}`, `{${id}}`, id.replaceAll('-', '')];
+
+const two = (n: number) => String(n).padStart(2, '0');
+const instants = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true });
+
+/**
+ * RFC 3339 date-times the contract accepts (v1.yaml and v2.yaml, Dates and identifiers): UTC
+ * as the service writes it, any offset up to ±23:59, `t` and `z` in lower case, any number of
+ * fractional digits, and leap seconds (23:59:60 UTC on the last day of a month).
+ */
+export const dateTimeSpellings: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: instants.map((d) => d.toISOString()) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(instants, fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }), fc.stringMatching(/^(\.\d{1,12})?$/), fc.boolean())
+      .map(([d, offset, fraction, lower]) => {
+        const local = new Date(d.getTime() + offset * 60_000).toISOString().slice(0, 19);
+        const sign = offset < 0 ? '-' : '+';
+        const text = `${local}${fraction}${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+        return lower ? text.replace('T', 't') : text;
+      }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 2020, max: 2030 }), fc.integer({ min: 1, max: 12 }), fc.stringMatching(/^(\.\d{1,9})?$/), fc.constantFrom('Z', 'z')).map(([year, month, fraction, zone]) => {
+      const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+      return `${year}-${two(month)}-${two(lastDay)}T23:59:60${fraction}${zone}`;
+    }),
+  },
+);
+
+/**
+ * Date-times `format: date-time` spells (ajv-formats' fast check takes them) that name no
+ * instant: each is the surface's 400, never read (server/shared/dateTime.ts).
+ */
+export const notAnInstant: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: 13, max: 19 }).map((month) => `2026-${month}-01T00:00:00Z`),
+  fc.integer({ min: 32, max: 39 }).map((day) => `2026-12-${day}T00:00:00Z`),
+  fc.constantFrom('2026-02-29T00:00:00Z', '2026-04-31T12:00:00Z', '2026-12-00T00:00:00Z', '2026-00-10T00:00:00Z'),
+  fc.integer({ min: 24, max: 29 }).map((hour) => `2026-12-01T${hour}:00:00Z`),
+  fc.integer({ min: 60, max: 99 }).map((minute) => `2026-12-01T00:${minute}:00Z`),
+  fc.tuple(fc.integer({ min: 24, max: 99 }), fc.integer({ min: 0, max: 99 })).map(([h, m]) => `2026-12-01T00:00:00+${h}:${two(m)}`),
+  fc.integer({ min: 0, max: 22 }).map((hour) => `2026-12-31T${two(hour)}:59:60Z`),
+  fc.integer({ min: 1, max: 30 }).map((day) => `2026-12-${two(day)}T23:59:60Z`),
+);
+
 /** Valid values of a schema. */
 export function valueOf(schema: Json, depth = 0): fc.Arbitrary<unknown> {
   const s = resolve(schema);
@@ -135,8 +191,8 @@ function valueOfType(s: Json, type: string, depth: number): fc.Arbitrary<unknown
     }
     default: {
       // string
-      if (s.format === 'uuid') return fc.uuid({ version: 4 });
-      if (s.format === 'date-time') return fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === 'uuid') return fc.uuid({ version: 4 }).chain(spelledUuid);
+      if (s.format === 'date-time') return dateTimeSpellings;
       if (s.format === 'date') return fc.date({ min: new Date('1940-01-01T00:00:00Z'), max: new Date('2010-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (s.format === 'email') return fc.constantFrom('ana@example.com', 'x.y@partner.example');
       if (s.format === 'uri' || s.format === 'url' || s.format === 'uri-reference') return loopbackUrl;

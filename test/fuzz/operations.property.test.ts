@@ -14,8 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../support/api.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
-import { notText, operations, resolve, responseProblems, valueOf, wrongTypeOf, type Operation, type Parameter } from './contract.ts';
+import { notAnInstant, notText, notUuidStringForms, operations, resolve, responseProblems, spelledUuid, valueOf, wrongTypeOf, type Operation, type Parameter } from './contract.ts';
+import type { Json } from '../support/documents.ts';
 import { createCustomer, manualClock, order, readyAccount, solanaAddress } from '../support/fixtures.ts';
+import { requestLogTable } from '../support/organizations.ts';
 
 /** Runs per operation and kind; the whole file stays within about a minute on two cores. */
 const runs = Number(process.env.RAMP_FUZZ_RUNS ?? 6);
@@ -47,13 +49,14 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /**
- * Every table, hashed: what a refused request must leave unchanged (rate-limit counters and
- * an API key's lastUsedAt aside: a refused request that authenticated did use its key, and
- * both record that by design; after an advance of the sandbox clock every use moves it).
+ * Every table, hashed: what a refused request must leave unchanged (rate-limit counters, the
+ * request log and an API key's lastUsedAt aside: a refused request that authenticated did use
+ * its key, and all three record that by design; after an advance of the sandbox clock every
+ * use moves it).
  */
 async function snapshot(): Promise<string> {
   const db = server.services.storage.db;
-  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_') && n !== 'rate_limit_windows').sort();
+  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_') && n !== 'rate_limit_windows' && n !== requestLogTable).sort();
   const hash = createHash('sha256');
   for (const table of tables) {
     const rows = (await db.selectFrom(table as 'organizations').selectAll().execute()).map((row) => JSON.stringify(table === 'api_keys' ? { ...row, last_used_at: undefined } : row)).sort();
@@ -75,10 +78,11 @@ interface Request {
   status?: number;
 }
 
-const uuid = fc.uuid({ version: 4 });
+const uuid = fc.uuid({ version: 4 }).chain(spelledUuid);
 
 function pathValue(p: Parameter): fc.Arbitrary<string> {
-  const known = (list: string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...list) }, { weight: 1, arbitrary: uuid });
+  // Ids that exist, in any spelling of their UUID (one object whatever the spelling), or another UUID.
+  const known = (list: string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...list).chain(spelledUuid) }, { weight: 1, arbitrary: uuid });
   if (p.name === 'organizationId' || p.name === 'org_id') return known(ids.organization);
   if (p.name === 'customer_id') return known(ids.customer);
   if (p.name === 'id') return known(ids.object);
@@ -126,14 +130,16 @@ function breakers(op: Operation) {
   }
   const pathUuids = op.parameters.filter((p) => p.in === 'path' && resolve(p.schema).format === 'uuid');
   if (pathUuids.length) {
+    // Not a UUID at all, or an existing id in another representation than the string form (its URN, braces, no hyphens).
+    const notUuids = ['not-a-uuid', ...[...ids.organization, ...ids.object].flatMap(notUuidStringForms)];
     list.push({
-      name: 'path id that is not a UUID',
+      name: 'path id that is not a UUID in its string form',
       apply: (r, pick) => {
         const p = pathUuids[pick % pathUuids.length]!;
         const segments = op.path.split('/');
         const at = segments.indexOf(`{${p.name}}`);
         const parts = r.path.split('/');
-        parts[at] = 'not-a-uuid';
+        parts[at] = segment(notUuids[pick % notUuids.length]!);
         return { ...r, path: parts.join('/') };
       },
     });
@@ -178,6 +184,38 @@ function breakers(op: Operation) {
     }
   }
   return list;
+}
+
+/** Where a body holds a date-time: the field's path, and the date-times its object requires. */
+function dateTimeFields(schema: Json, at: string[] = [], depth = 0): { path: string[]; siblings: string[] }[] {
+  const s = resolve(schema);
+  if (depth > 3 || s.oneOf) return [];
+  const isDateTime = (property: Json) => resolve(property).format === 'date-time' && !resolve(property).readOnly;
+  const siblings = (s.required ?? []).filter((name: string) => s.properties?.[name] && isDateTime(s.properties[name]));
+  return Object.entries<Json>(s.properties ?? {}).flatMap(([name, property]) =>
+    isDateTime(property) ? [{ path: [...at, name], siblings }] : dateTimeFields(property, [...at, name], depth + 1),
+  );
+}
+
+/**
+ * A date-time field of a valid body set to one that names no instant (month 13, hour 29, an
+ * offset of +99:99, a leap second where UTC has none): the surface's 400, whatever else the
+ * body holds. An object missing on the way is made with its required date-times valid.
+ */
+function dateTimeRefusal(op: Operation): fc.Arbitrary<Request> | undefined {
+  const fields = op.body ? dateTimeFields(op.body.schema) : [];
+  if (!fields.length) return undefined;
+  return fc.tuple(validRequest(op), fc.constantFrom(...fields), notAnInstant).map(([r, field, text]): Request => {
+    const body = structuredClone((r.body ?? {}) as Json);
+    let node = body;
+    for (const name of field.path.slice(0, -1)) {
+      if (!node[name] || typeof node[name] !== 'object') node[name] = {};
+      node = node[name];
+    }
+    for (const name of field.siblings) node[name] ??= '2026-01-01T00:00:00Z';
+    node[field.path.at(-1)!] = text;
+    return { ...r, body, broken: `${field.path.join('.')} = ${text}`, status: 400 };
+  });
 }
 
 /** The pick-th string of a body (or a new field when it has none) replaced by `text`. */
@@ -297,6 +335,11 @@ describe('every operation, generated from the contract', () => {
         // Half the runs: each is refused before any handler, and test/server/documentedErrors.test.ts
         // already puts each kind in each place of every operation once.
         await fc.assert(fc.asyncProperty(textRefusal(op)!, (r) => checkAnswer(op, r, true)()), { numRuns: Math.ceil(runs / 2) });
+      }, 120_000);
+    }
+    if (op.body && dateTimeFields(op.body.schema).length) {
+      it(`${op.operationId}: a date-time that names no instant gets the documented 400 and changes nothing`, async () => {
+        await fc.assert(fc.asyncProperty(dateTimeRefusal(op)!, (r) => checkAnswer(op, r, true)()), { numRuns: runs });
       }, 120_000);
     }
     if (breakers(op).length) {

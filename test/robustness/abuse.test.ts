@@ -215,7 +215,8 @@ describe('rate limiting of reads', () => {
   const frozen = new Date('2026-05-01T12:00:00.250Z');
   let now = frozen.getTime();
   beforeAll(async () => {
-    server = await startTestServer({ clock: { now: () => new Date(now) }, env: { RAMP_RATE_LIMIT_READS_PER_SECOND: '3' } });
+    // The key's own budget (the organizations' by default) is set apart: this test is about each organization's.
+    server = await startTestServer({ clock: { now: () => new Date(now) }, env: { RAMP_RATE_LIMIT_READS_PER_SECOND: '3', RAMP_RATE_LIMIT_KEY_READS_PER_SECOND: '100' } });
   });
   afterAll(() => server?.close());
 
@@ -236,6 +237,30 @@ describe('rate limiting of reads', () => {
     // The next window opens a second later.
     now += 1000;
     expectStatus(await server.api.GET('/organizations'), 200);
+  });
+
+  it('bounds a key\'s reads whatever the number of customers it reads', async () => {
+    let at = new Date('2026-05-01T12:00:00.250Z').getTime();
+    const limited = await startTestServer({ clock: { now: () => new Date(at) }, env: { RAMP_RATE_LIMIT_READS_PER_SECOND: '5' } });
+    try {
+      const customers = await Promise.all(Array.from({ length: 10 }, (_, i) => createCustomer(limited, { displayName: `Read ${i}`, type: 'personal' })));
+      const read = (organizationId: string, api = limited.api) => api.GET('/organization/{organizationId}', { params: { path: { organizationId } } });
+      // 4 reads of each of 10 customers in one second: each customer is within its 5, the key is not.
+      const answers = [];
+      for (let round = 0; round < 4; round++) for (const customer of customers) answers.push(await read(customer));
+      expect(answers.filter((a) => a.response.status === 200)).toHaveLength(5);
+      const refused = expectProblem(answers.at(-1)!, 429, 'rate-limit-exceeded');
+      expect(refused.detail).toBe('Too many reads with this API key: at most 5 per second, whichever organizations they are for; retry in 1 second.');
+      expect(answers.at(-1)!.response.headers.get('retry-after')).toBe('1');
+      // Another key of the partner has a budget of its own (the organization's is not spent: its reads were of customers).
+      const other = expectStatus(await limited.api.POST('/organization/{organizationId}/api_key', { params: { path: { organizationId: limited.partnerId } } }), 201);
+      expectStatus(await read(limited.partnerId, limited.as(other.key)), 200);
+      // The next window starts afresh.
+      at += 1000;
+      expectStatus(await read(customers[0]!), 200);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('is off by default', async () => {

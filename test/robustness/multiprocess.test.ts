@@ -1,14 +1,13 @@
 /**
  * Two server processes on one PostgreSQL database behind a round-robin proxy behave as one
  * server: order creation stays idempotent, a revoked key is refused by both at once, each
- * webhook attempt is sent once, and the rate limit counts the reads of both together.
+ * webhook attempt is sent once, and the rate limits (per organization, per key) count the
+ * reads of both together.
  * Needs DATABASE_URL (CI runs it in the PostgreSQL step); skipped without it.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdOf, eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
-import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
+import { newSeedKey, roundRobin, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';
 import { solanaAddress } from '../support/fixtures.ts';
@@ -17,23 +16,6 @@ import { solanaAddress } from '../support/fixtures.ts';
 const readsPerSecond = 2;
 const windowSeconds = 20;
 const limit = readsPerSecond * windowSeconds;
-
-/** Each request to the next server in turn. */
-async function roundRobin(targets: ServerProcess[]) {
-  let next = 0;
-  const server = http.createServer((req, res) => {
-    const target = targets[next++ % targets.length]!;
-    const upstream = http.request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  server.keepAliveTimeout = 1;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
 
 describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreSQL, behind a round-robin', () => {
   const key = newSeedKey();
@@ -138,28 +120,41 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     }
   }, testBudget);
 
-  it('counts the reads of both processes against one limit', async () => {
-    const child = await call(proxy.url, 'POST', '/ramp/organization', { displayName: 'Busy customer', type: 'personal' });
-    const id = child.json.organizationId;
-    // A burst of twice the limit within one window (started just after a window opens; a burst
-    // that straddled two windows is tried again).
+  /**
+   * Reads `paths` in turn, twice the limit in all, in one burst within one counting window
+   * (started just after a window opens; a burst that straddled two windows is tried again).
+   */
+  async function burstInOneWindow(paths: string[]) {
     const windowOf = (ms: number) => Math.floor(ms / 1000 / windowSeconds);
     for (let tries = 0; ; tries++) {
       const windowMs = windowSeconds * 1000;
       await new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + 50));
       const started = Date.now();
-      const burst = await Promise.all(Array.from({ length: limit * 2 }, () => call(proxy.url, 'GET', `/organization/${id}`)));
+      const burst = await Promise.all(Array.from({ length: limit * 2 }, (_, i) => call(proxy.url, 'GET', paths[i % paths.length]!)));
       const oneWindow = windowOf(started) === windowOf(Date.now());
       if (!oneWindow && tries < 3) continue;
       expect(oneWindow, 'a burst within one window').toBe(true);
       const ok = burst.filter((b) => b.status === 200);
       const limited = burst.filter((b) => b.status === 429);
       expect(ok.length + limited.length).toBe(burst.length);
-      // One server lets exactly the limit through; two with counters of their own, twice that.
-      expect(ok).toHaveLength(limit);
       expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(limited[0]!.headers.get('retry-after'))).toBeLessThanOrEqual(windowSeconds);
-      break;
+      return { ok, limited };
     }
+  }
+
+  it('counts the reads of both processes against one limit', async () => {
+    const child = await call(proxy.url, 'POST', '/ramp/organization', { displayName: 'Busy customer', type: 'personal' });
+    const { ok } = await burstInOneWindow([`/organization/${child.json.organizationId}`]);
+    // One server lets exactly the limit through; two with counters of their own, twice that.
+    expect(ok).toHaveLength(limit);
+  }, testBudget);
+
+  it('counts the reads of one key, whichever customers they are for, against one limit across both processes', async () => {
+    const children = await Promise.all([1, 2].map((i) => call(proxy.url, 'POST', '/ramp/organization', { displayName: `Read customer ${i}`, type: 'personal' })));
+    // Each customer is read the limit times: only the key's budget (the same limit by default) holds the burst back.
+    const { ok, limited } = await burstInOneWindow(children.map((c) => `/organization/${c.json.organizationId}`));
+    expect(ok).toHaveLength(limit);
+    expect(limited[0]!.json.detail).toMatch(/^Too many reads with this API key/);
   }, testBudget);
 });

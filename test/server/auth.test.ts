@@ -10,7 +10,7 @@ import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { expectStatus, type RawRequest, type RequestBody } from '../support/api.ts';
 import { expectOAuthError, expectProblem } from '../support/errors.ts';
-import { contractJwk, jwtBearer, newKey, Partner, rawJwt, requestToken } from '../support/partner.ts';
+import { contractJwk, htmlPage, jwtBearer, launchSession, newKey, Partner, rawJwt, requestToken } from '../support/partner.ts';
 import type { Schema } from '../../client/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -141,6 +141,12 @@ describe('POST /auth/token with a partner JWT', () => {
     expect(expectStatus(await organization(sub), 200)).toMatchObject({ organizationId: sub, displayName: 'Ana López' });
   });
 
+  it('takes a UUID sub in its string form only, as every UUID of the API: a urn:uuid: sub is not a customer', async () => {
+    const sub = randomUUID();
+    await signIn(await partner.sign({ sub: `urn:uuid:${sub}` }));
+    expectProblem(await organization(sub), 404, 'not-found');
+  });
+
   it('signs a non-UUID sub in without making it addressable', async () => {
     const count = async () => expectStatus(await server.api.GET('/organizations', { params: { query: { pageSize: 1 } } }), 200).totalItems;
     const before = await count();
@@ -181,6 +187,12 @@ describe('POST /auth/token with a partner JWT', () => {
     ['a lifetime over 5 minutes', () => partner.sign({ iat: now(), exp: now() + 301 }), 'invalid_grant', /at most 300/],
     ['a JWT without exp', () => partner.sign({ exp: undefined }), 'invalid_grant', /exp/],
     ['a JWT without iat', () => partner.sign({ iat: undefined }), 'invalid_grant', /iat/],
+    // NumericDates no date can hold (beyond ±8.64e12 s): refused as malformed, never a 500 naming them.
+    ['an iat of 1e13', () => partner.sign({ iat: 1e13 }), 'invalid_grant', /iat claim is required \(a NumericDate/],
+    ['an iat of -1e13', () => partner.sign({ iat: -1e13 }), 'invalid_grant', /iat claim is required \(a NumericDate/],
+    ['an nbf of 1e13', () => partner.sign({ nbf: 1e13 }), 'invalid_grant', /nbf claim must be a NumericDate/],
+    ['an exp of -1e13', () => partner.sign({ exp: -1e13 }), 'invalid_grant', /exp claim is required \(a NumericDate/],
+    ['an exp of 1e13', () => partner.sign({ exp: 1e13 }), 'invalid_grant', /exp claim is required \(a NumericDate/],
     ['a wrong audience', () => partner.sign({ aud: 'https://api.ramp.example/auth/token' }), 'invalid_grant', /aud/],
     ['a missing audience', () => partner.sign({ aud: undefined }), 'invalid_grant', /aud/],
     // An array is taken only when it holds the token endpoint alone: a JWT meant for another
@@ -223,6 +235,15 @@ describe('POST /auth/token with a partner JWT', () => {
       expect(expectOAuthError(await exchange(await assertion()), error).error_description).toMatch(description);
     });
   }
+
+  it('answers NumericDates no date can hold with the error page at /auth/launch, as invalid_grant', async () => {
+    for (const claims of [{ iat: 1e13 }, { nbf: 1e13 }, { exp: -1e13 }]) {
+      const launch = htmlPage(await launchSession(server, { grant_type: jwtBearer, assertion: await partner.sign(claims), target: '/kyc' }));
+      expect(launch.status, JSON.stringify(claims)).toBe(400);
+      expect(launch.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(launch.text_).toContain('<meta name="oauth-error" content="invalid_grant">');
+    }
+  });
 
   it('never fetches keys from a jku header', async () => {
     let fetched = 0;

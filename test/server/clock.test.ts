@@ -183,6 +183,8 @@ describe('advancing drives every timer, with each event at the instant it fell d
     // A quote is firm for 5 minutes: 5 minutes and a second later it is refused.
     const quote = await p.quote(org);
     expect(quote.expiresAt).toBe(plus(t0, 300_000));
+    // Its expiry is the next change due: the advance below applies it (issue 34).
+    expect((await p.clock.read()).nextDueAt).toBe(plus(t0, 300_000));
     const expired = await p.advance({ by: 'PT5M1S' });
     expect(expired.counts).toMatchObject({ quoteExpired: 1, orderFundingExpired: 0 });
     expect(expired.transitions).toEqual([{ kind: 'quoteExpired', id: quote.quoteId, organizationId: org.id, dueAt: plus(t0, 300_000) }]);

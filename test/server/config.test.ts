@@ -1,5 +1,5 @@
 /**
- * Configuration and start-up: the defaults the README documents, one clear line for every
+ * Configuration and start-up: the defaults docs/configuration.md documents, one clear line for every
  * configuration mistake, and `npm start` on a fresh data folder: one log line with the
  * address and a printed sandbox key that works, a second start that prints none.
  */
@@ -46,6 +46,20 @@ describe('readConfig', () => {
     });
   });
 
+  it('applies the public-address rule in production always, in the sandbox when RAMP_OUTBOUND_PUBLIC_ONLY is true', () => {
+    expect(readConfig({}).outboundPublicOnly).toBe(false);
+    expect(readConfig({ RAMP_OUTBOUND_PUBLIC_ONLY: 'true' }).outboundPublicOnly).toBe(true);
+    expect(readConfig({ RAMP_ENV: 'production' }).outboundPublicOnly).toBe(true);
+    expect(readConfig({ RAMP_ENV: 'production', RAMP_OUTBOUND_PUBLIC_ONLY: 'false' }).outboundPublicOnly).toBe(true);
+  });
+
+  it('gives a key the organizations\' read budget unless RAMP_RATE_LIMIT_KEY_READS_PER_SECOND says otherwise', () => {
+    expect(readConfig({})).toMatchObject({ rateLimitReadsPerSecond: 0, rateLimitKeyReadsPerSecond: 0 });
+    expect(readConfig({ RAMP_RATE_LIMIT_READS_PER_SECOND: '5' })).toMatchObject({ rateLimitReadsPerSecond: 5, rateLimitKeyReadsPerSecond: 5 });
+    expect(readConfig({ RAMP_RATE_LIMIT_READS_PER_SECOND: '5', RAMP_RATE_LIMIT_KEY_READS_PER_SECOND: '20' })).toMatchObject({ rateLimitKeyReadsPerSecond: 20 });
+    expect(readConfig({ RAMP_RATE_LIMIT_READS_PER_SECOND: '5', RAMP_RATE_LIMIT_KEY_READS_PER_SECOND: '0' })).toMatchObject({ rateLimitKeyReadsPerSecond: 0 });
+  });
+
   it('refuses a bad value with a message that names the variable', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: 'abc' }, /^PORT must be a port number, not abc$/],
@@ -56,6 +70,8 @@ describe('readConfig', () => {
       [{ RAMP_JOB_INTERVAL_MS: 'fast' }, /^RAMP_JOB_INTERVAL_MS must be a number >= 0, not fast$/],
       [{ RAMP_PRICES_WARMUP_MS: '-1' }, /^RAMP_PRICES_WARMUP_MS/],
       [{ RAMP_VALIDATE_RESPONSES: 'no' }, /^RAMP_VALIDATE_RESPONSES must be true or false, not no$/],
+      [{ RAMP_OUTBOUND_PUBLIC_ONLY: 'yes' }, /^RAMP_OUTBOUND_PUBLIC_ONLY must be true or false, not yes$/],
+      [{ RAMP_RATE_LIMIT_KEY_READS_PER_SECOND: 'many' }, /^RAMP_RATE_LIMIT_KEY_READS_PER_SECOND must be a number >= 0, not many$/],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     ];
     for (const [env, message] of cases) expect(() => readConfig(env), JSON.stringify(env)).toThrow(message);

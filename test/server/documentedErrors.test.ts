@@ -2,20 +2,23 @@
  * Every documented error that the request alone causes, on every operation that documents
  * it, derived from the contract: 401 without an API key, 400 for a JSON body that does not
  * parse or a path id that is not one, 415 for a body of another media type, 413 for one over
- * the limit, 404 for ids of nothing, and 429 past the read rate limit. Each answer has the
+ * the limit, 404 for ids of nothing, and 429 past the read rate limit; and 503 while the
+ * database cannot be reached (on PostgreSQL, its connections cut). Each answer has the
  * documented status in its surface's format; under `npm run test:prism` Prism checks each
  * against the schema documented for it.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
 import { surfaceOf } from '../../server/http/errors.ts';
 import { deref, type Json } from '../support/documents.ts';
-import type { RawAnswer } from '../support/api.ts';
+import { expectStatus, type RawAnswer } from '../support/api.ts';
+import { startServerBehindLink } from '../support/databaseLink.ts';
 import { expectPlainError, expectProblem, expectSomeProblem, expectV1ValidationError } from '../support/errors.ts';
 import { rawRequest } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { waitBudget } from '../support/wait.ts';
 
 const contract = loadContract();
 
@@ -189,9 +192,18 @@ function bodyWithString(o: ContractOperation, value: string): { raw: string; poi
   return { raw: JSON.stringify(body), pointer };
 }
 
-/** The operation's parameters of one place, with whether each is free text (no format, pattern aside). */
+/**
+ * The operation's parameters of one place, with whether each is free text: no format, and a
+ * pattern, if any, that takes the sample value below without its NUL (`/auth/launch`'s origin);
+ * a pattern that refuses it anyway (`listSandboxRequests`' `status`) refuses a NUL first.
+ */
 const parametersIn = (o: ContractOperation, place: 'query' | 'path') =>
-  parametersOf(o).filter((p) => p.in === place).map((p) => ({ name: p.name as string, freeText: (p.schema?.type === 'string' && !p.schema.format && !p.schema.enum) || p.schema?.type === 'object' }));
+  parametersOf(o)
+    .filter((p) => p.in === place)
+    .map((p) => ({
+      name: p.name as string,
+      freeText: (p.schema?.type === 'string' && !p.schema.format && !p.schema.enum && (!p.schema.pattern || new RegExp(p.schema.pattern, 'u').test('http://ab'))) || p.schema?.type === 'object',
+    }));
 
 /**
  * A 400 in the surface's documented format; where the refusal is the text rule's (not the
@@ -342,3 +354,43 @@ describe('a request with no body is one with an empty body, on every operation t
   }
 });
 
+/** A session cookie takes an app page as far as the database (sign-in's example bodies carry a JWT or a refresh token). */
+const reachingTheDatabase = (o: ContractOperation): Record<string, string> =>
+  operationOf(o).tags?.includes('App pages') ? { Cookie: 'ramp_session=s_9Gm2Qx7LwV4kR8tN1bYc5ZpH3eJ6uDfA' } : {};
+
+describe.skipIf(!process.env.DATABASE_URL)('503 while the database is unreachable, on every operation that meets it (PostgreSQL)', () => {
+  let behind: Awaited<ReturnType<typeof startServerBehindLink>> | undefined;
+  beforeAll(async () => {
+    behind = await startServerBehindLink(process.env.DATABASE_URL!);
+  });
+  afterAll(() => behind?.close());
+
+  it('answers every operation a documented status, a 503 in its surface\'s format with Retry-After, and serves again once the database is back', async () => {
+    const { server, link } = behind!;
+    link.cut();
+    const unavailable: string[] = [];
+    for (const o of contract.operations) {
+      const headers = { ...(exampleBody(o) ? json : {}), ...reachingTheDatabase(o) };
+      const response = await server.sendRaw(o.method.toUpperCase(), pathOf(o, server), { headers, raw: exampleBody(o), ...(o.isPublic ? { key: null } : {}) });
+      const where = `${o.operationId} (${o.method.toUpperCase()} ${o.path}): ${response.status} ${response.text_.slice(0, 300)}`;
+      expect(documents(o, response.status), where).toBe(true);
+      // An API key is looked up in the database before anything else.
+      if (response.status >= 500 || !o.isPublic) expect(response.status, where).toBe(503);
+      if (response.status !== 503) continue;
+      expectFormat(o, response, where);
+      expect(response.headers.get('retry-after'), where).toBe('1');
+      unavailable.push(o.operationId);
+    }
+    // Sign-in and the app pages meet it too; the lookups and the launch page never read the database.
+    expect(unavailable).toEqual(expect.arrayContaining(['createToken', 'launchSession', 'getKycPage', 'getAccountPage']));
+    expect(unavailable).not.toContain('listCountryCodes');
+    // Logged once, not once per request; no internal error.
+    expect(server.logs.filter((line) => line.includes('the database is unavailable'))).toHaveLength(1);
+    expect(server.logs.filter((line) => line.includes('internal error'))).toEqual([]);
+    link.restore();
+    const restored = Date.now();
+    await vi.waitFor(async () => expectStatus(await server.api.GET('/organizations'), 200), { timeout: waitBudget, interval: 50 });
+    expect(Date.now() - restored, 'served again within 5 s').toBeLessThan(5000);
+    await vi.waitFor(() => expect(server.logs.filter((line) => line.includes('the database is available again'))).toHaveLength(1), { timeout: waitBudget, interval: 50 });
+  });
+});

@@ -385,16 +385,29 @@ describe('embedded-wallet authorizations that expire', () => {
   beforeAll(() => h.start({ stopJobs: true }));
   afterAll(() => h.server.close());
 
-  it('are authorization-expired once past expiresAt, then the order is canceled at its funding deadline', async () => {
+  it('are authorization-expired once past expiresAt, before and after the order is canceled at its funding deadline', async () => {
     const order = await h.order('offramp', { wallet: h.embeddedWallet });
     const authorization = authorizationOf(order);
     h.clock.advance(Date.parse(authorization.expiresAt) - h.clock.now().getTime() + 1);
     const body = { authorizationId: authorization.id, signature: h.keys.der(authorization.method.message) };
-    expectProblem(await h.authorize(order.id, body), 409, 'authorization-expired');
+    const expired = `Authorization ${authorization.id} of order ${order.id} expired at ${authorization.expiresAt}.`;
+    expect(expectProblem(await h.authorize(order.id, body), 409, 'authorization-expired').detail).toBe(expired);
     expect((await h.get(order.id)).status).toBe('created');
     await h.server.jobs.tick();
+    const canceled = await h.history(order.id, ['canceled']);
+    expect(canceled.authorization).toBeUndefined();
+    // The customer who signs late is told the authorization expired, not that nothing needs signing.
+    expect(expectProblem(await h.authorize(order.id, body), 409, 'authorization-expired').detail).toBe(expired);
+    expectProblem(await h.authorize(order.id, { ...body, authorizationId: crypto.randomUUID() }), 409, 'authorization-expired');
+  });
+
+  it('are authorization-expired when the clock is advanced past expiresAt, which cancels the order at that instant', async () => {
+    const order = await h.order('offramp', { wallet: h.embeddedWallet });
+    const authorization = authorizationOf(order);
+    expectStatus(await h.server.api.POST('/sandbox/clock/advance', { body: { to: new Date(Date.parse(authorization.expiresAt) + 1000).toISOString() } }), 200);
     await h.history(order.id, ['canceled']);
-    expectProblem(await h.authorize(order.id, body), 409, 'authorization-not-required');
+    const body = { authorizationId: authorization.id, signature: h.keys.der(authorization.method.message) };
+    expectProblem(await h.authorize(order.id, body), 409, 'authorization-expired');
   });
 });
 

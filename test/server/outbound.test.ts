@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connection, isPublicAddress, publicOnlyLookup, urlProblem, type Resolve } from '../../server/shared/outbound.ts';
+import { connection, isPublicAddress, publicOnlyLookup, publicOnlyRule, urlProblem, type Resolve } from '../../server/shared/outbound.ts';
 import { answering, CountingListener } from '../support/connections.ts';
 
 /** Every entry of the IANA IPv4 Special-Purpose Address Registry, plus multicast: [name, range, a sample address in it]. */
@@ -127,6 +127,14 @@ describe('urlProblem', () => {
     'https://[::127.0.0.1]/x', 'https://[64:ff9b::7f00:1]/x', 'https://[2002:7f00:1::1]/x', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x',
   ])('production refuses %s', (url) => {
     expect(urlProblem(url, production)).toMatch(/loopback, private or local/);
+  });
+
+  it('a shared sandbox (RAMP_OUTBOUND_PUBLIC_ONLY) refuses non-public hosts as production does, and says where', () => {
+    const shared = { httpsOnly: false, ...publicOnlyRule({ env: 'sandbox', outboundPublicOnly: true }) };
+    expect(urlProblem('https://127.0.0.1/x', shared)).toBe('must not point at a loopback, private or local address in this shared sandbox');
+    expect(urlProblem('http://partner.example/x', shared)).toBeUndefined();
+    expect(urlProblem('https://127.0.0.1/x', { httpsOnly: true, ...publicOnlyRule({ env: 'production', outboundPublicOnly: true }) })).toBe('must not point at a loopback, private or local address in production');
+    expect(urlProblem('https://127.0.0.1/x', { httpsOnly: false, ...publicOnlyRule({ env: 'sandbox', outboundPublicOnly: false }) })).toBeUndefined();
   });
 });
 

@@ -195,6 +195,18 @@ describe('payment accounts', () => {
       expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'GOMM900101AB3' }), person), 201);
     });
 
+    it("use the reused verification's tax id when the sandbox approved with nothing submitted (the console's Approve KYC)", async () => {
+      const person = await createCustomer(server);
+      const business = await createCustomer(server, { type: 'business' });
+      await approve(server, person);
+      await approve(server, business);
+      const omitted = expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María' }), person), 201);
+      expect(omitted.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'SBXP800101AB1' });
+      // Nothing was submitted to compare with: a sent tax id is registered as sent.
+      expect(expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'GOMM900101AB3' }), person), 201).registrationInfo.taxId).toBe('GOMM900101AB3');
+      expect(expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: company.legalName }), business), 201).registrationInfo.taxId).toBe('SBX800101AB1');
+    });
+
     it('use the tax id of the approved KYB for a business, the same way', async () => {
       const business = await createCustomer(server, { type: 'business' });
       expectStatus(await server.api.PUT('/organization/{organizationId}/kyb', { params: { path: { organizationId: business } }, body: company }), 200);

@@ -21,6 +21,7 @@ import * as Patched from 'express-openapi-validator';
 import * as Stock from 'express-openapi-validator-stock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../server/shared/contract.ts';
+import { validatorFormats } from '../../server/app.ts';
 import { assertValidatorPatched, patchedVersion, patchFile, validatorPatchProblem } from '../../server/http/validatorPatch.ts';
 import { httpMethods, root } from '../support/documents.ts';
 import { testBudget } from '../support/wait.ts';
@@ -55,6 +56,7 @@ async function serve(validator: typeof Patched) {
       validateResponses: { removeAdditional: false },
       validateSecurity: { handlers: { ApiKey: async () => true } },
       validateFormats: true,
+      ...validatorFormats(),
       ignoreUndocumented: false,
       fileUploader: false,
       validateApiSpec: false,

@@ -136,7 +136,7 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     expect(put.headers.get('allow')).toMatch(/GET/);
   });
 
-  it('lists the deliveries of an event, and re-sends it as a new delivery with the same eventId', async () => {
+  it('lists the deliveries of an event, and re-sends it as a new delivery with the same eventId once the first has settled', async () => {
     // Nothing listens on port 9: the attempts fail, the deliveries are listed all the same.
     const subscription = expectStatus(await subscribe(server.api, { url: 'http://127.0.0.1:9/hooks', eventType: 'kycUpdated' }), 201);
     const customer = await createCustomer(server, { type: 'personal' });
@@ -147,7 +147,13 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     const first = listed.items[0]!;
     expect(first).toMatchObject({ subscriptionId: subscription.id, eventType: 'kycUpdated', eventId: expect.any(String) });
 
-    const resent = expectStatus(await server.api.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId: first.eventId } } }), 202);
+    const resend = () => server.api.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId: first.eventId } } });
+    // While the first delivery is pending (retrying), a re-send answers it and makes no other.
+    const whilePending = expectStatus(await resend(), 202);
+    expect(whilePending.deliveries.filter((d) => d.subscriptionId === subscription.id).map((d) => d.id)).toEqual([first.id]);
+    // Once it has settled (abandoned: nothing ever answers on port 9), a re-send is a new delivery.
+    await server.services.storage.db.updateTable('webhook_deliveries').set({ status: 'abandoned', next_attempt_at: null }).where('id', '=', first.id).execute();
+    const resent = expectStatus(await resend(), 202);
     expect(resent).toMatchObject({ eventId: first.eventId, eventType: 'kycUpdated' });
     // One new delivery per current kycUpdated subscription of the partner: this test's among them.
     const mine = resent.deliveries.filter((d) => d.subscriptionId === subscription.id);

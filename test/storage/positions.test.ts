@@ -4,10 +4,7 @@
  * every page query must be a range of a (scope, position) index.
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/storage/database.ts';
 import { migrations } from '../../server/storage/migrations/index.ts';
@@ -17,12 +14,12 @@ import { loadContract } from '../../server/shared/contract.ts';
 import { organizationsRepository, type NewOrganization } from '../../server/features/organizations/repository.ts';
 import { paymentAccountsRepository } from '../../server/features/paymentAccounts/repository.ts';
 import { countOf, pageRange } from '../../server/storage/positions.ts';
-import type { Tables } from '../../server/storage/tables.ts';
 import { quotesRepository } from '../../server/features/quotes/repository.ts';
 import { v1BankAccountsRepository, v1OrdersRepository, v1SwapsRepository, v1WalletsRepository } from '../../server/features/v1/repository.ts';
 import { walletsRepository } from '../../server/features/wallets/repository.ts';
-import { webhooksRepository } from '../../server/features/webhooks/repository.ts';
-import { explain } from '../support/plans.ts';
+import { deliveriesRepository } from '../../server/features/webhooks/deliveriesRepository.ts';
+import { subscriptionsRepository } from '../../server/features/webhooks/subscriptionsRepository.ts';
+import { explain, recordingDb } from '../support/plans.ts';
 import { openedTestStorage, testDatabase } from '../support/storage.ts';
 
 const { document } = loadContract();
@@ -84,18 +81,6 @@ const subscriptionRow = (organizationId: string, surface: 'v1' | 'v2', now: stri
   id: randomUUID(), surface, organization_id: organizationId, event_type: 'orderUpdated' as const, url: `https://example.com/${randomUUID()}`, secret: 's',
   created_at: now, updated_at: now,
 });
-
-/** A second connection that records every statement the repositories send. */
-function recordingDb(opened: ReturnType<typeof openedTestStorage>) {
-  const captured: CompiledQuery[] = [];
-  const log = (event: { level: string; query: CompiledQuery }) => {
-    if (event.level === 'query') captured.push(event.query);
-  };
-  const dialect = opened.storage.engine === 'sqlite'
-    ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
-    : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
-  return { db: new Kysely<Tables>({ dialect, log }), captured };
-}
 
 describe('pageRange', () => {
   it.each([
@@ -242,27 +227,27 @@ describe('list positions', () => {
 
   it('renumbers the later subscriptions when one is deleted', async () => {
     const organization = randomUUID();
-    const webhooks = webhooksRepository(opened.storage.db);
+    const subscriptions = subscriptionsRepository(opened.storage.db);
     const v2 = Array.from({ length: 5 }, (_, i) => subscriptionRow(organization, 'v2', at(1, i)));
     const v1 = Array.from({ length: 2 }, (_, i) => subscriptionRow(organization, 'v1', at(1, i)));
-    for (const row of [...v2, ...v1]) expect(await webhooks.insertSubscription(row)).toMatchObject({ id: row.id, position: expect.any(Number) });
-    await webhooks.insertDeliveries(randomUUID(), [v2[1]!.id], at(2));
+    for (const row of [...v2, ...v1]) expect(await subscriptions.insertSubscription(row)).toMatchObject({ id: row.id, position: expect.any(Number) });
+    await deliveriesRepository(opened.storage.db).insertDeliveries(randomUUID(), [v2[1]!.id], at(2));
     const list = async (surface: 'v1' | 'v2') => {
-      const { items, total } = await webhooks.listSubscriptions(organization, surface, { size: 100, number: 0 });
+      const { items, total } = await subscriptions.listSubscriptions(organization, surface, { size: 100, number: 0 });
       return { ids: items.map((s) => s.id), positions: items.map((s) => s.position), total };
     };
-    expect(await opened.storage.db.transaction().execute((tx) => webhooksRepository(tx).deleteSubscription(organization, 'v2', v2[1]!.id))).toBe(true);
+    expect(await opened.storage.db.transaction().execute((tx) => subscriptionsRepository(tx).deleteSubscription(organization, 'v2', v2[1]!.id))).toBe(true);
     expect(await list('v2')).toEqual({ ids: [v2[0], v2[2], v2[3], v2[4]].map((s) => s!.id), positions: [1, 2, 3, 4], total: 4 });
     expect(await countOf(opened.storage.db, 'webhook_deliveries', v2[1]!.id)).toBe(0);
-    await webhooks.deleteSubscription(organization, 'v2', v2[4]!.id);
-    await webhooks.deleteSubscription(organization, 'v2', v2[0]!.id);
+    await subscriptions.deleteSubscription(organization, 'v2', v2[4]!.id);
+    await subscriptions.deleteSubscription(organization, 'v2', v2[0]!.id);
     expect(await list('v2')).toEqual({ ids: [v2[2]!.id, v2[3]!.id], positions: [1, 2], total: 2 });
     expect(await list('v1')).toEqual({ ids: v1.map((s) => s.id), positions: [1, 2], total: 2 });
     // A new one continues the numbering.
     const next = subscriptionRow(organization, 'v2', at(3));
-    await webhooks.insertSubscription(next);
+    await subscriptions.insertSubscription(next);
     expect((await list('v2')).ids).toEqual([v2[2]!.id, v2[3]!.id, next.id]);
-    expect(await webhooks.deleteSubscription(organization, 'v2', randomUUID())).toBe(false);
+    expect(await subscriptions.deleteSubscription(organization, 'v2', randomUUID())).toBe(false);
   });
 
   it('keeps subscriptions dense when several are created and deleted at once', async () => {
@@ -270,14 +255,14 @@ describe('list positions', () => {
     try {
       const organization = randomUUID();
       const rows = Array.from({ length: 12 }, (_, i) => subscriptionRow(organization, 'v2', at(1, i)));
-      for (const row of rows) await webhooksRepository(opened.storage.db).insertSubscription(row);
+      for (const row of rows) await subscriptionsRepository(opened.storage.db).insertSubscription(row);
       const gone = new Set([0, 3, 4, 7, 11].map((i) => rows[i]!.id));
       const added = Array.from({ length: 4 }, (_, i) => subscriptionRow(organization, 'v2', at(2, i)));
       await Promise.all([
-        ...[...gone].map((id, i) => webhooksRepository((i % 2 ? other : opened.storage).db).deleteSubscription(organization, 'v2', id)),
-        ...added.map((row, i) => webhooksRepository((i % 2 ? opened.storage : other).db).insertSubscription(row)),
+        ...[...gone].map((id, i) => subscriptionsRepository((i % 2 ? other : opened.storage).db).deleteSubscription(organization, 'v2', id)),
+        ...added.map((row, i) => subscriptionsRepository((i % 2 ? opened.storage : other).db).insertSubscription(row)),
       ]);
-      const { items, total } = await webhooksRepository(opened.storage.db).listSubscriptions(organization, 'v2', { size: 100, number: 0 });
+      const { items, total } = await subscriptionsRepository(opened.storage.db).listSubscriptions(organization, 'v2', { size: 100, number: 0 });
       expect(total).toBe(12 - 5 + 4);
       expect(items.map((s) => s.position)).toEqual(items.map((_, i) => i + 1));
       const kept: string[] = rows.filter((r) => !gone.has(r.id)).map((r) => r.id);
@@ -324,8 +309,8 @@ describe('list positions', () => {
       await v1SwapsRepository(db).insert(v1SwapRow(partner, child, v1Wallet.id, at(1)));
       await quotesRepository(db).insert(quoteRow(child, at(1)));
       const subscription = subscriptionRow(partner, 'v2', at(1));
-      await webhooksRepository(db).insertSubscription(subscription);
-      await webhooksRepository(db).insertDeliveries(randomUUID(), [subscription.id], at(1));
+      await subscriptionsRepository(db).insertSubscription(subscription);
+      await deliveriesRepository(db).insertDeliveries(randomUUID(), [subscription.id], at(1));
 
       captured.length = 0;
       const page = { size: 30, number: 0 };
@@ -348,8 +333,8 @@ describe('list positions', () => {
             [`v1 swaps ${key}`, () => v1SwapsRepository(db).page(scope, dated)],
           ] as [string, () => Promise<{ items: unknown[] }>][];
         }),
-        ['webhook subscriptions', () => webhooksRepository(db).listSubscriptions(partner, 'v2', page)],
-        ['webhook deliveries', () => webhooksRepository(db).listDeliveries(subscription.id, page)],
+        ['webhook subscriptions', () => subscriptionsRepository(db).listSubscriptions(partner, 'v2', page)],
+        ['webhook deliveries', () => deliveriesRepository(db).listDeliveries(subscription.id, page)],
       ];
       for (const [name, list] of lists) {
         captured.length = 0;
@@ -505,9 +490,9 @@ describe('migration 100-list-positions', () => {
         expect(wallets.items.map((w) => w.id)).toEqual(byTime(v1.filter((w) => w.created_at > at(5))));
         const customerWallets = await v1WalletsRepository(storage.db).page({ customerId: children[1]! }, { size: 100, number: 0 });
         expect(customerWallets.items.map((w) => w.id)).toEqual(byTime(v1.filter((w) => w.customer_id === children[1])));
-        const v2 = await webhooksRepository(storage.db).listSubscriptions(partner, 'v2', all);
+        const v2 = await subscriptionsRepository(storage.db).listSubscriptions(partner, 'v2', all);
         expect(v2.items.map((s) => s.id)).toEqual(byTime(subscriptions.slice(0, 3)));
-        expect((await webhooksRepository(storage.db).listSubscriptions(partner, 'v1', all)).total).toBe(1);
+        expect((await subscriptionsRepository(storage.db).listSubscriptions(partner, 'v1', all)).total).toBe(1);
 
         // New rows continue after the numbered ones.
         const added = await addOrder(storage.db, children[1]!, at(30));

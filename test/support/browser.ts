@@ -31,3 +31,23 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export const artifactsDir = join(import.meta.dirname, '..', '..', 'test-results');
+
+/**
+ * axe-core's serious and critical violations on the page as it stands, one line each
+ * (rule, impact, the first elements). axe is read from node_modules and evaluated in the page
+ * through the DevTools protocol: nothing is fetched, and the page's CSP (no inline script)
+ * stays as it is.
+ */
+export async function seriousAxeViolations(page: import('playwright-core').Page): Promise<string[]> {
+  const { readFileSync } = await import('node:fs');
+  const { createRequire } = await import('node:module');
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return results
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}

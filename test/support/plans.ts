@@ -1,6 +1,11 @@
 /** Query plans, to check that a list reads an index instead of the whole table. */
-import { CompiledQuery, sql, type Compilable } from 'kysely';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Compilable } from 'kysely';
+import pg from 'pg';
 import type { Storage } from '../../server/storage/database.ts';
+import type { Tables } from '../../server/storage/tables.ts';
+import type { openedTestStorage } from './storage.ts';
 
 /**
  * The plan as text. On PostgreSQL sequential scans are switched off for this query, so the
@@ -23,4 +28,16 @@ export async function explain(storage: Storage, query: Compilable): Promise<stri
 /** The plan reads this index and sorts nothing in memory. */
 export function usesIndex(plan: string, index: string): boolean {
   return plan.includes(index) && !/USE TEMP B-TREE|(^|\s)Sort\b/m.test(plan);
+}
+
+/** A second connection that records every statement the repositories send (close it with `db.destroy()`). */
+export function recordingDb(opened: ReturnType<typeof openedTestStorage>) {
+  const captured: CompiledQuery[] = [];
+  const log = (event: { level: string; query: CompiledQuery }) => {
+    if (event.level === 'query') captured.push(event.query);
+  };
+  const dialect = opened.storage.engine === 'sqlite'
+    ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
+    : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
+  return { db: new Kysely<Tables>({ dialect, log }), captured };
 }

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
 import { root } from './documents.ts';
@@ -93,4 +94,25 @@ export function rawRequest(port: number, request: Buffer | string, options: { ti
     });
     socket.write(request);
   });
+}
+
+/**
+ * A round-robin proxy in front of server processes, each request to the next in turn, as a
+ * load balancer would: a request its process cannot answer (the process died, the
+ * connection dropped) is a 502.
+ */
+export async function roundRobin(targets: ServerProcess[]) {
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const target = targets[next++ % targets.length]!;
+    const upstream = http.request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  server.keepAliveTimeout = 1;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }

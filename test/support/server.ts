@@ -15,7 +15,7 @@ import { handlers } from '../../server/handlers/index.ts';
 import type { Handlers } from '../../server/handlers/types.ts';
 import { PriceFeed } from '../../server/features/prices/feed.ts';
 import { startJobs, type RunningJobs } from '../../server/jobs.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger, logAvailability } from '../../server/logger.ts';
 import type { Clock, Services } from '../../server/services.ts';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
 import { apiClient, sendRaw, type Api, type RawAnswer, type RawRequest } from './api.ts';
@@ -62,10 +62,12 @@ export async function startTestServer(
   };
   const logs: string[] = [];
   const sink = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
-  const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onConnectionError: (error) => logs.push(`connection error: ${error.message}`) });
+  const logger = createLogger('info', sink);
+  // The process's own account of an outage (server/main.ts).
+  const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onAvailabilityChange: logAvailability(logger) });
   const clock = options.clock ?? { now: () => new Date() };
   const prices = new PriceFeed(config.pricesFile, new Date(clock.now().getTime() + config.pricesWarmupMs));
-  const services: Services = { config, storage, contract, logger: createLogger('info', sink), clock, realClock: clock, prices };
+  const services: Services = { config, storage, contract, logger, clock, realClock: clock, prices };
   await bootstrapSeedKey(storage, config, clock.now());
   const jobs = startJobs(services, config.jobIntervalMs);
   // The server main.ts runs: the app on createHttpServer's requests and responses.

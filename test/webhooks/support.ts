@@ -14,7 +14,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { bootstrapSeedKey } from '../../server/features/apiKeys/bootstrap.ts';
-import { webhooksRepository } from '../../server/features/webhooks/repository.ts';
+import { deliveriesRepository } from '../../server/features/webhooks/deliveriesRepository.ts';
 import { presentDelivery } from '../../server/features/webhooks/presenters.ts';
 import { recordV1Event, recordV2Event, type V1Entities, type V1EventType, type V2EventType, type V2Objects } from '../../server/features/webhooks/outbox.ts';
 import { loadBundle, type Json } from '../support/documents.ts';
@@ -235,7 +235,7 @@ export const deliveriesOf = (server: TestServer, subscriptionId: string, key?: s
 
 /** Every delivery of any subscription (v1 ones included), read from the database as the deliveries endpoint shows them. */
 export async function storedDeliveries(server: TestServer, subscriptionId: string) {
-  const repository = webhooksRepository(server.services.storage.db);
+  const repository = deliveriesRepository(server.services.storage.db);
   const { items } = await repository.listDeliveries(subscriptionId, { size: 100, number: 0 });
   const attempts = await repository.attemptsOf(items.map((d) => d.id));
   return items.map((d) => presentDelivery(d, '', attempts.get(d.id) ?? []));

@@ -114,7 +114,14 @@ function translate(error: unknown): OAuthError {
 }
 
 const nonEmptyString = (value: unknown, max = 512): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= max;
-const numericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+/**
+ * A NumericDate (RFC 7519 §2) a date can hold: ECMA-262's time values span ±8.64e15 ms around
+ * 1970 ("Time Values and Time Range"), so ±8.64e12 seconds. Beyond it no instant can be
+ * compared or named in the answer, and the claim is refused like a malformed one (auth_token.yaml).
+ */
+const maxNumericDate = 8.64e12;
+const numericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= maxNumericDate;
+const numericDateRule = `a NumericDate, seconds since 1970-01-01T00:00:00Z within ±${maxNumericDate}`;
 
 function checkClaims(services: Services, issuer: JwtIssuerRow, claims: JWTPayload): VerifiedAssertion {
   // Real time: the partner signs with its real clock, whatever its sandbox clock says.
@@ -130,12 +137,12 @@ function checkClaims(services: Services, issuer: JwtIssuerRow, claims: JWTPayloa
     throw grant(`The aud claim must be ${expectedAudience} alone (a string, or an array holding only it).`);
   }
 
-  if (!numericDate(claims.exp)) throw grant('The exp claim is required (a NumericDate).');
-  if (!numericDate(claims.iat)) throw grant('The iat claim is required (a NumericDate).');
+  if (!numericDate(claims.exp)) throw grant(`The exp claim is required (${numericDateRule}).`);
+  if (!numericDate(claims.iat)) throw grant(`The iat claim is required (${numericDateRule}).`);
   if (claims.exp <= now - clockLeewaySeconds) throw grant(`The assertion expired at ${iso(claims.exp)}.`);
   if (claims.iat > now + clockLeewaySeconds) throw grant(`The assertion is not yet valid: it was issued at ${iso(claims.iat)}, in the future.`);
   if (claims.nbf !== undefined) {
-    if (!numericDate(claims.nbf)) throw grant('The nbf claim must be a NumericDate.');
+    if (!numericDate(claims.nbf)) throw grant(`The nbf claim must be ${numericDateRule}.`);
     if (claims.nbf > now + clockLeewaySeconds) throw grant(`The assertion is not yet valid: not before ${iso(claims.nbf)}.`);
   }
   if (claims.exp - claims.iat > maxAssertionLifetimeSeconds) {

@@ -7,7 +7,7 @@
  * times), and a restart should not have to fetch before the first sign-in.
  */
 import type { components } from '../../../generated/types/ramp.ts';
-import { urlProblem } from '../../shared/outbound.ts';
+import { publicOnlyRule, urlProblem } from '../../shared/outbound.ts';
 import { Problem, validationError, type FieldError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import { jwtIssuersRepository, type JwtIssuerRow } from './repository.ts';
@@ -45,16 +45,17 @@ export async function setJwtIssuer(services: Services, organization: Organizatio
   const { config, clock, storage } = services;
   const errors: FieldError[] = [];
   if (body.jwks !== undefined) errors.push(...(await jwksErrors(body.jwks, '/jwks')));
-  // The rules of webhook URLs: https and a public host in production, anything in the sandbox.
+  // The rules of webhook URLs: https and a public host in production, anything in the sandbox
+  // (a public host in a shared one).
   const production = config.env === 'production';
-  const uriProblem = body.jwksUri !== undefined ? urlProblem(body.jwksUri, { httpsOnly: production, publicOnly: production }) : undefined;
+  const uriProblem = body.jwksUri !== undefined ? urlProblem(body.jwksUri, { httpsOnly: production, ...publicOnlyRule(config) }) : undefined;
   if (uriProblem) errors.push({ pointer: '/jwksUri', detail: uriProblem });
   if (errors.length > 0) throw validationError(errors);
   // A jwksUri is fetched now, so a typo fails here rather than at the first sign-in.
   let fetched: Jwks | undefined;
   if (body.jwksUri !== undefined) {
     try {
-      fetched = await fetchJwks(body.jwksUri, { publicOnly: production });
+      fetched = await fetchJwks(body.jwksUri, { publicOnly: config.outboundPublicOnly });
     } catch (error) {
       if (!(error instanceof JwksFetchError)) throw error;
       services.logger.info({ jwksUri: body.jwksUri, reason: error.reason, detail: error.internal }, 'JWKS fetch at registration failed');
@@ -108,7 +109,7 @@ export async function issuerKeys(services: Services, row: JwtIssuerRow, refresh:
   const issuers = jwtIssuersRepository(services.storage.db);
   if (!(await issuers.claimFetch(row.organization_id, uri, now, jwksRefetchSeconds))) return cached;
   try {
-    const jwks = await fetchJwks(uri, { publicOnly: services.config.env === 'production' });
+    const jwks = await fetchJwks(uri, { publicOnly: services.config.outboundPublicOnly });
     await issuers.storeFetched(row.organization_id, uri, JSON.stringify(jwks), now.toISOString());
     return jwks;
   } catch (error) {

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { OAuthError } from '../../shared/problems.ts';
+import { canonicalUuid } from '../../shared/uuid.ts';
 import type { Services } from '../../services.ts';
 import { authRepository, type AuthGrantRow, type AuthTokenRow } from './repository.ts';
 import type { Tx } from '../../storage/database.ts';
@@ -31,7 +32,6 @@ export interface Session {
 /** What a successful credential yields, before it is turned into tokens or a session. */
 export type Issue = (tx: Tx, grant: AuthGrantRow, now: Date) => Promise<void>;
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const grantError = (description: string) => new OAuthError('invalid_grant', description);
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -95,9 +95,9 @@ async function grantFromAssertion(tx: Tx, verified: VerifiedAssertion, now: Date
     }
   }
   const partnerId = issuer.organization_id;
-  let customerId: string | null = null;
-  if (uuid.test(verified.subject)) {
-    customerId = verified.subject.toLowerCase();
+  // A UUID in either case is the customer of its lower-case spelling (shared/uuid.ts), as an organization id is.
+  const customerId = canonicalUuid(verified.subject) ?? null;
+  if (customerId !== null) {
     const organizations = organizationsRepository(tx);
     const existing = await organizations.find(customerId);
     if (existing?.type === 'business') throw grantError('The sub claim names a business organization; sign in a person.');

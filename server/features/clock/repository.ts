@@ -20,6 +20,7 @@
 import { sql, type SqlBool, type RawBuilder } from 'kysely';
 import type { Clock } from '../../services.ts';
 import type { Db, Engine, Tx } from '../../storage/database.ts';
+import { countOf } from '../../storage/positions.ts';
 
 export interface ClockState {
   /** The instant it stands at while frozen; null while it runs. */
@@ -65,6 +66,13 @@ const stateOf = (row: { frozen_at: string | null; offset_ms: number | string } |
   row ? { frozenAt: row.frozen_at, offsetMs: Number(row.offset_ms) } : onRealTime;
 
 export function clocksRepository(db: Db | Tx, engine: Engine = 'sqlite') {
+  const expiring = (partnerId: string, after: string, until: string) =>
+    db
+      .selectFrom('quotes')
+      .where(followsClock('quotes.organization_id', { partnerId }))
+      .where('expires_at', '>', after)
+      .where('expires_at', '<=', until)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders').select('orders.id').whereRef('orders.quote_id', '=', 'quotes.id'))));
   return {
     async find(partnerId: string): Promise<ClockState> {
       return stateOf(await db.selectFrom('sandbox_clocks').select(['frozen_at', 'offset_ms']).where('partner_id', '=', partnerId).executeTakeFirst());
@@ -107,17 +115,20 @@ export function clocksRepository(db: Db | Tx, engine: Engine = 'sqlite') {
       return rows.map((row) => ({ partnerId: row.partner_id, state: stateOf(row) }));
     },
 
-    /** Quotes of the partner not ordered, whose `expiresAt` falls in (after, until]: what an advance lets expire. */
-    quotesExpiring(partnerId: string, after: string, until: string) {
-      return db
-        .selectFrom('quotes')
-        .select(['id', 'organization_id', 'expires_at'])
-        .where(followsClock('quotes.organization_id', { partnerId }))
-        .where('expires_at', '>', after)
-        .where('expires_at', '<=', until)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('orders').select('orders.id').whereRef('orders.quote_id', '=', 'quotes.id'))))
-        .orderBy('expires_at')
-        .execute();
+    /** The first `limit` quotes of the partner not ordered whose `expiresAt` falls in (after, until]: what an advance lets expire. */
+    quotesExpiring(partnerId: string, after: string, until: string, limit: number) {
+      return expiring(partnerId, after, until).select(['id', 'organization_id', 'expires_at']).orderBy('expires_at').limit(limit).execute();
     },
+
+    async countQuotesExpiring(partnerId: string, after: string, until: string): Promise<number> {
+      const row = await expiring(partnerId, after, until).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /**
+     * The partner's event feed (listSandboxEvents) as far as it is recorded: its cursor, which
+     * is the count of its events, as their positions are dense (storage/positions.ts).
+     */
+    eventsCursor: (partnerId: string) => countOf(db, 'events', partnerId),
   };
 }

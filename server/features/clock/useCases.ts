@@ -4,22 +4,30 @@
  * for what follows it and what stays on real time, and repository.ts for how it is stored.
  *
  * Advancing applies every timer of the partner due up to the target instant, earliest
- * first, each through the same function the background job uses (timers.ts) with a clock
- * standing at its due instant, so its object's updatedAt and its event's occurredAt are that
- * instant. A change that schedules another (a v1 deposit schedules its tokens) is found by
- * the next round of the same loop. Concurrent advances need no lock between them: each
- * round takes the earliest change still due, and applying it locks and re-checks the
+ * first, each through the same function the background job uses (timers.ts `applyDueUntil`)
+ * with a clock standing at its due instant, so its object's updatedAt and its event's
+ * occurredAt are that instant; each change is a transaction of its own, and other requests
+ * are served between two changes. Concurrent advances need no lock between them: each
+ * applies the changes still due in time order, and applying one locks and re-checks the
  * object, so each change is applied once, by one call, in time order; the clock is then
- * moved in a transaction that locks its row and never moves it back.
+ * moved in a transaction that locks its row and never moves it back. Until then the clock
+ * reads the instant it stood at, and each change shows as soon as it is applied: what a
+ * partner sees during a long advance, or of two advances that overlap (each answer lists
+ * what that call applied; together they list every change once).
+ *
+ * The answer counts every change but lists the first `maxListed` only: the events of the
+ * others are in the event feed after `eventsAfter`, so the answer's size does not grow with
+ * the changes a year of timers makes.
  */
 import type { components } from '../../../generated/types/ramp.ts';
 import { everyValueOf } from '../../shared/contractEnums.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { Problem, validationError } from '../../shared/problems.ts';
+import { parseDateTime } from '../../shared/dateTime.ts';
 import type { Services } from '../../services.ts';
 import { topOf } from '../organizations/repository.ts';
-import { clocksRepository, fixedClock, isOnRealTime, partnerClock, timeOf, type ClockState } from './repository.ts';
-import { timers, type DueItem, type Timer, type TransitionKind } from './timers.ts';
+import { clocksRepository, isOnRealTime, partnerClock, timeOf, type ClockState } from './repository.ts';
+import { applyDueUntil, dueInOrder, type Due, type DueItem, type TransitionKind } from './timers.ts';
 import { changeState } from '../stateChange.ts';
 
 type Schemas = components['schemas'];
@@ -31,6 +39,18 @@ type AdvanceRequest = Schemas['AdvanceSandboxClockRequest'];
 export const maxAdvanceDays = 366;
 const maxAdvanceMs = maxAdvanceDays * 24 * 3600_000;
 const endOfTime = '9999-12-31T23:59:59.999Z';
+
+/**
+ * The last instant a clock is advanced to (409 `conflict` past it). The sandbox stores and
+ * compares instants as ISO 8601 text, which sorts as time only while the year has four digits
+ * (`+010000-01-01…` sorts before `2026-…`, so due timers would never be found), and the
+ * contract's date-time has four; this leaves about a thousand years below year 10000 for any
+ * timer scheduled from the clock (hours, days in production) and for a clock left running.
+ */
+export const lastInstant = '9000-01-01T00:00:00.000Z';
+
+/** How many changes an advance's answer lists (SandboxClockAdvance's `transitions`, maxItems); it counts them all. */
+export const maxListed = 100;
 
 /** What a request reads and changes at: its partner's clock, when that is not real time (app.ts). */
 export function withPartnerClock(services: Services, caller: Caller | undefined): Services {
@@ -50,23 +70,17 @@ function assertPartnerKey(caller: Caller): string {
 }
 
 /** The earliest change of the partner due by `until`, over every timer (ties: in the order of `timers`). */
-async function nextDue(services: Services, partnerId: string, until: string): Promise<{ timer: Timer; item: DueItem } | undefined> {
-  let next: { timer: Timer; item: DueItem } | undefined;
-  for (const timer of timers) {
-    const [item] = await timer.due(services.storage.db, { partnerId }, until, 1);
-    if (item && (!next || item.dueAt < next.item.dueAt)) next = { timer, item };
-  }
-  return next;
+async function nextDue(services: Services, partnerId: string, until: string): Promise<Due | undefined> {
+  return (await dueInOrder(services.storage.db, partnerId, until, 1))[0];
 }
 
 async function present(services: Services, partnerId: string, state: ClockState): Promise<SandboxClock> {
+  const now = timeOf(state, services.realClock.now()).toISOString();
   const next = await nextDue(services, partnerId, endOfTime);
-  return {
-    organizationId: partnerId,
-    now: timeOf(state, services.realClock.now()).toISOString(),
-    frozen: state.frozenAt !== null,
-    nextDueAt: next?.item.dueAt ?? null,
-  };
+  // An open quote's expiry is a change an advance applies (quoteExpired) too, though no timer makes it.
+  const [quote] = await clocksRepository(services.storage.db).quotesExpiring(partnerId, now, endOfTime, 1);
+  const dueAts = [next?.item.dueAt, quote?.expires_at].filter((at): at is string => at !== undefined).sort();
+  return { organizationId: partnerId, now, frozen: state.frozenAt !== null, nextDueAt: dueAts[0] ?? null };
 }
 
 export async function getSandboxClock(services: Services, caller: Caller): Promise<SandboxClock> {
@@ -134,36 +148,46 @@ export async function advanceSandboxClock(services: Services, caller: Caller, re
     if (ms > maxAdvanceMs) throw validationError([{ pointer: '/by', detail: `moves the clock more than ${maxAdvanceDays} days; advance in several calls` }]);
     target = new Date(from.getTime() + ms);
   } else {
-    target = new Date(request.to!);
+    const to = parseDateTime(request.to!);
+    if (!to) throw validationError([{ pointer: '/to', detail: 'must match format "date-time"' }]);
+    target = to;
     if (target < from) throw new Problem('conflict', `The sandbox clock is at ${from.toISOString()}; it cannot go back to ${target.toISOString()}.`);
     if (target.getTime() - from.getTime() > maxAdvanceMs) throw validationError([{ pointer: '/to', detail: `moves the clock more than ${maxAdvanceDays} days; advance in several calls` }]);
   }
-  const until = target.toISOString();
-
-  const transitions: DueItem[] = [];
-  // An object found due again after it was applied (or found unchanged) would loop forever: a defect, not a request error.
-  const tried = new Set<string>();
-  for (;;) {
-    const next = await nextDue(services, partnerId, until);
-    if (!next) break;
-    const key = `${next.item.kind}:${next.item.id}:${next.item.dueAt}`;
-    if (tried.has(key)) throw new Error(`sandbox clock: ${key} is still due after it was applied`);
-    tried.add(key);
-    const at = new Date(next.item.dueAt);
-    if (await next.timer.apply({ ...services, clock: fixedClock(at) }, next.item)) transitions.push(next.item);
+  if (target.getTime() > Date.parse(lastInstant)) {
+    throw new Problem('conflict', `The sandbox clock goes no further than ${lastInstant}; it cannot be advanced to ${target.toISOString()}.`);
   }
-  const quotes = await clocksRepository(storage.db).quotesExpiring(partnerId, from.toISOString(), until);
-  for (const quote of quotes) transitions.push({ kind: 'quoteExpired', id: quote.id, organizationId: quote.organization_id, dueAt: quote.expires_at });
-  // Stable: changes due at one instant keep the order they were applied in.
-  transitions.sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0));
+  const { counts, transitions, eventsAfter } = await applyUntil(services, partnerId, from.toISOString(), target.toISOString());
 
   const state = await changeClock(services, partnerId, (current, real) => {
     // Never back: a concurrent advance may have gone further.
     const at = new Date(Math.max(timeOf(current, real).getTime(), target.getTime()));
     return current.frozenAt !== null ? { frozenAt: at.toISOString(), offsetMs: 0 } : { frozenAt: null, offsetMs: at.getTime() - real.getTime() };
   });
-  const counts = Object.fromEntries(kinds.map((kind) => [kind, transitions.filter((t) => t.kind === kind).length])) as SandboxClockAdvance['counts'];
-  return { clock: await present(services, partnerId, state), counts, transitions };
+  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  return { clock: await present(services, partnerId, state), counts, transitions, unlistedTransitions: total - transitions.length, eventsAfter };
+}
+
+/**
+ * Applies what falls due in (from, until] and answers what it did: every change counted, the
+ * first `maxListed` listed in time order, and the event feed's cursor before the first.
+ */
+async function applyUntil(services: Services, partnerId: string, from: string, until: string) {
+  const repository = clocksRepository(services.storage.db);
+  const eventsAfter = await repository.eventsCursor(partnerId);
+  const counts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as SandboxClockAdvance['counts'];
+  // Applied in time order: the first `maxListed` are the only ones that can be listed.
+  const applied: DueItem[] = [];
+  await applyDueUntil(services, partnerId, until, (item) => {
+    counts[item.kind]++;
+    if (applied.length < maxListed) applied.push(item);
+  });
+  counts.quoteExpired = await repository.countQuotesExpiring(partnerId, from, until);
+  const quotes = await repository.quotesExpiring(partnerId, from, until, maxListed);
+  const expired = quotes.map((quote): DueItem => ({ kind: 'quoteExpired', id: quote.id, organizationId: quote.organization_id, dueAt: quote.expires_at }));
+  // Stable: changes due at one instant keep the order they were applied in, quotes after them.
+  const transitions = [...applied, ...expired].sort((a, b) => (a.dueAt < b.dueAt ? -1 : a.dueAt > b.dueAt ? 1 : 0)).slice(0, maxListed);
+  return { counts, transitions, eventsAfter };
 }
 
 /** Every kind of SandboxTransitionKind, bound to the contract (tsc refuses one too many or too few). */

@@ -1,7 +1,9 @@
 /** Stored events and deliveries as the console's reads return them (SandboxEvent, SandboxWebhookDelivery). */
 import type { components } from '../../../generated/types/ramp.ts';
 import { presentDelivery } from '../webhooks/presenters.ts';
-import type { AttemptRow, DeliveryRow, EventRow, SubscriptionRow } from '../webhooks/repository.ts';
+import type { AttemptRow, DeliveryRow } from '../webhooks/deliveriesRepository.ts';
+import type { EventRow } from '../webhooks/eventsRepository.ts';
+import type { SubscriptionRow } from '../webhooks/subscriptionsRepository.ts';
 import { signCanonical } from '../webhooks/signature.ts';
 
 type Schemas = components['schemas'];

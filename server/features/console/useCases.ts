@@ -2,7 +2,7 @@
  * The sandbox's reads behind the console (openapi/paths/v2/sandbox_events.yaml and
  * sandbox_webhook_subscription_{id}_deliveries.yaml): the event feed and timelines from the
  * outbox, and deliveries with their bodies, signatures and answers. The queries are the
- * webhooks repository's, which owns the outbox's tables.
+ * webhooks repositories', which own the outbox's tables.
  *
  * The feed never skips an event that commits late: positions are handed out by the recording
  * transaction, which holds its partner's `events` counter until commit
@@ -12,14 +12,16 @@ import type { components } from '../../../generated/types/ramp.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Db } from '../../storage/database.ts';
 import { partnerOf, type OrganizationRow } from '../organizations/repository.ts';
-import { webhooksRepository } from '../webhooks/repository.ts';
+import { deliveriesRepository } from '../webhooks/deliveriesRepository.ts';
+import { eventsRepository } from '../webhooks/eventsRepository.ts';
+import { subscriptionsRepository } from '../webhooks/subscriptionsRepository.ts';
 import { presentSandboxDelivery, presentSandboxEvent } from './presenters.ts';
 
 type Schemas = components['schemas'];
 
 /** The events the caller may see after `after`, oldest first: its partner's, narrowed to its own organization when it is a customer. */
 export async function readEvents(db: Db, caller: Pick<OrganizationRow, 'id' | 'parent_id'>, options: { after: number; subjectId?: string | undefined; limit: number }): Promise<Schemas['SandboxEventPage']> {
-  const rows = await webhooksRepository(db).eventsAfter(partnerOf(caller), {
+  const rows = await eventsRepository(db).eventsAfter(partnerOf(caller), {
     after: options.after,
     limit: options.limit,
     organizationId: caller.parent_id !== null ? caller.id : undefined,
@@ -31,11 +33,12 @@ export async function readEvents(db: Db, caller: Pick<OrganizationRow, 'id' | 'p
 
 /** One subscription's deliveries (v1 or v2), newest first, with the bytes and signature each attempt sent. */
 export async function readDeliveries(db: Db, organizationId: string, subscriptionId: string, page: { size: number; number: number }) {
-  const repository = webhooksRepository(db);
-  const subscription = (await repository.findSubscription(organizationId, 'v2', subscriptionId)) ?? (await repository.findSubscription(organizationId, 'v1', subscriptionId));
+  const subscriptions = subscriptionsRepository(db);
+  const deliveries = deliveriesRepository(db);
+  const subscription = (await subscriptions.findSubscription(organizationId, 'v2', subscriptionId)) ?? (await subscriptions.findSubscription(organizationId, 'v1', subscriptionId));
   if (!subscription) throw new Problem('not-found', `Webhook subscription ${subscriptionId} was not found.`);
-  const { items, total } = await repository.listDeliveries(subscription.id, page);
-  const attempts = await repository.attemptsOf(items.map((d) => d.id));
-  const payloads = await repository.eventPayloads([...new Set(items.map((d) => d.event_id))]);
+  const { items, total } = await deliveries.listDeliveries(subscription.id, page);
+  const attempts = await deliveries.attemptsOf(items.map((d) => d.id));
+  const payloads = await eventsRepository(db).eventPayloads([...new Set(items.map((d) => d.event_id))]);
   return { items: items.map((row) => presentSandboxDelivery(row, subscription, attempts.get(row.id) ?? [], payloads.get(row.event_id) ?? '')), total };
 }

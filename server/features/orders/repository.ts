@@ -41,6 +41,69 @@ const listedColumns = ['id', 'body', 'body_tag'] as const satisfies readonly (ke
  */
 export type OrdersScope = { partnerId: string; parentId: string | null } | { organizationId: string };
 
+/**
+ * Inserts unless an order for the quote exists, and answers the row as stored; undefined
+ * when one does. ON CONFLICT waits for a racing insert to commit, so the caller can read
+ * the winner right after. The
+ * order takes its positions in the lists of its partner (the organization itself at the
+ * top, else its parent), of its own organization when that has a parent, and of
+ * GET /orders?organizationId; counters of ancestors first (storage/positions.ts). Its
+ * stored body is made by `bodyOf` from the row as stored (its `created_at` is known only
+ * once its positions are taken).
+ */
+async function insertOrder(db: Db | Tx, row: NewOrderRow, owner: Pick<OrganizationRow, 'id' | 'parent_id'>, bodyOf: (row: OrderRow) => OrderBody): Promise<OrderRow | undefined> {
+  // The owner comes from the caller, who has read it (an organization's parent never
+  // changes): the transaction's first statement is then the counter's write, which
+  // SQLite never has to upgrade a read to.
+  if (owner.id !== row.organization_id) throw new Error(`order ${row.id} belongs to ${row.organization_id}, not ${owner.id}`);
+  const partnerId = partnerOf(owner);
+  const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
+  if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
+  lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
+  // Copied with Object.assign, not a spread: V8 adds a property to a spread copy of an
+  // object this size on a slow path (10 µs for these six, on every createOrder).
+  const unplaced: OrderRow = Object.assign({}, row, { partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null, body: null, body_tag: null });
+  return insertWithPositions(db, unplaced, lists, async (tx, r) => {
+    // `r` is the row insertWithPositions answers: it answers the body too.
+    Object.assign(r, bodyOf(r));
+    const inserted = await insertCompiled(tx, 'orders.insert', r, (r) => tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()));
+    return inserted > 0;
+  });
+}
+
+/**
+ * A page of the orders of these organizations, newest first: a range of positions. An
+ * organization with a parent finds its own orders by `cover_position` and its children's
+ * by `partner_position`: two index ranges, one numbering.
+ */
+async function ordersPage(db: Db | Tx, scope: OrdersScope, page: { size: number; number: number }): Promise<{ items: ListedOrder[]; total: number }> {
+  if ('organizationId' in scope) {
+    const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position', columns: listedColumns } as const;
+    return positionPage(db, listed, page, 'desc');
+  }
+  const { partnerId } = scope;
+  if (scope.parentId === null) {
+    const listed = { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position', columns: listedColumns } as const;
+    return positionPage(db, listed, page, 'desc');
+  }
+  // A child organization's list covers two position columns drawn from one counter: the
+  // orders of its children (partner_position) and its own (cover_position).
+  const total = await countOf(db, 'orders.covers', partnerId);
+  const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
+  if (lo > hi) return { items: [], total };
+  const query = db.selectFrom('orders').select([...listedColumns, 'partner_id', 'partner_position', 'cover_position']);
+  const items = await query
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('partner_id', '=', partnerId), eb('partner_position', '>=', lo), eb('partner_position', '<=', hi)]),
+        eb.and([eb('organization_id', '=', partnerId), eb('cover_position', '>=', lo), eb('cover_position', '<=', hi)]),
+      ]),
+    )
+    .execute();
+  const position = (o: (typeof items)[number]) => (o.partner_id === partnerId ? o.partner_position! : o.cover_position!);
+  return { items: items.sort((a, b) => position(b) - position(a)).map(({ id, body, body_tag }) => ({ id, body, body_tag })), total };
+}
+
 export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
   return {
     /** getOrder's read, compiled once (storage/compiled.ts). */
@@ -68,35 +131,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       return row;
     },
 
-    /**
-     * Inserts unless an order for the quote exists, and answers the row as stored; undefined
-     * when one does. ON CONFLICT waits for a racing insert to commit, so the caller can read
-     * the winner right after. The
-     * order takes its positions in the lists of its partner (the organization itself at the
-     * top, else its parent), of its own organization when that has a parent, and of
-     * GET /orders?organizationId; counters of ancestors first (storage/positions.ts). Its
-     * stored body is made by `bodyOf` from the row as stored (its `created_at` is known only
-     * once its positions are taken).
-     */
-    async insert(row: NewOrderRow, owner: Pick<OrganizationRow, 'id' | 'parent_id'>, bodyOf: (row: OrderRow) => OrderBody): Promise<OrderRow | undefined> {
-      // The owner comes from the caller, who has read it (an organization's parent never
-      // changes): the transaction's first statement is then the counter's write, which
-      // SQLite never has to upgrade a read to.
-      if (owner.id !== row.organization_id) throw new Error(`order ${row.id} belongs to ${row.organization_id}, not ${owner.id}`);
-      const partnerId = partnerOf(owner);
-      const lists: (Counter & { column: Positions })[] = [{ list: 'orders.covers', scope: partnerId, column: 'partner_position' }];
-      if (owner.parent_id !== null) lists.push({ list: 'orders.covers', scope: row.organization_id, column: 'cover_position' });
-      lists.push({ list: 'orders.organization', scope: row.organization_id, column: 'organization_position' });
-      // Copied with Object.assign, not a spread: V8 adds a property to a spread copy of an
-      // object this size on a slow path (10 µs for these six, on every createOrder).
-      const unplaced: OrderRow = Object.assign({}, row, { partner_id: partnerId, partner_position: null, cover_position: null, organization_position: null, body: null, body_tag: null });
-      return insertWithPositions(db, unplaced, lists, async (tx, r) => {
-        // `r` is the row insertWithPositions answers: it answers the body too.
-        Object.assign(r, bodyOf(r));
-        const inserted = await insertCompiled(tx, 'orders.insert', r, (r) => tx.insertInto('orders').values(r).onConflict((oc) => oc.column('quote_id').doNothing()));
-        return inserted > 0;
-      });
-    },
+    insert: (row: NewOrderRow, owner: Pick<OrganizationRow, 'id' | 'parent_id'>, bodyOf: (row: OrderRow) => OrderBody) => insertOrder(db, row, owner, bodyOf),
 
     /**
      * Writes the changes only if the status is still `from`; false when it moved meanwhile. The
@@ -107,38 +142,7 @@ export function ordersRepository(db: Db | Tx, engine?: Storage['engine']) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /**
-     * A page of the orders of these organizations, newest first: a range of positions. An
-     * organization with a parent finds its own orders by `cover_position` and its children's
-     * by `partner_position`: two index ranges, one numbering.
-     */
-    async page(scope: OrdersScope, page: { size: number; number: number }): Promise<{ items: ListedOrder[]; total: number }> {
-      if ('organizationId' in scope) {
-        const listed = { list: 'orders.organization', counter: scope.organizationId, table: 'orders', scope: { organization_id: scope.organizationId }, position: 'organization_position', columns: listedColumns } as const;
-        return positionPage(db, listed, page, 'desc');
-      }
-      const { partnerId } = scope;
-      if (scope.parentId === null) {
-        const listed = { list: 'orders.covers', counter: partnerId, table: 'orders', scope: { partner_id: partnerId }, position: 'partner_position', columns: listedColumns } as const;
-        return positionPage(db, listed, page, 'desc');
-      }
-      // A child organization's list covers two position columns drawn from one counter: the
-      // orders of its children (partner_position) and its own (cover_position).
-      const total = await countOf(db, 'orders.covers', partnerId);
-      const { lo, hi } = pageRange({ first: 1, last: total }, page.size, page.number, 'desc');
-      if (lo > hi) return { items: [], total };
-      const query = db.selectFrom('orders').select([...listedColumns, 'partner_id', 'partner_position', 'cover_position']);
-      const items = await query
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('partner_id', '=', partnerId), eb('partner_position', '>=', lo), eb('partner_position', '<=', hi)]),
-            eb.and([eb('organization_id', '=', partnerId), eb('cover_position', '>=', lo), eb('cover_position', '<=', hi)]),
-          ]),
-        )
-        .execute();
-      const position = (o: (typeof items)[number]) => (o.partner_id === partnerId ? o.partner_position! : o.cover_position!);
-      return { items: items.sort((a, b) => position(b) - position(a)).map(({ id, body, body_tag }) => ({ id, body, body_tag })), total };
-    },
+    page: (scope: OrdersScope, page: { size: number; number: number }) => ordersPage(db, scope, page),
 
     /** The shown columns of these orders (of a page just read), to present those whose stored body is not current; in any order. */
     views(ids: readonly string[]): Promise<OrderView[]> {

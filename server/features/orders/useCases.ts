@@ -170,14 +170,17 @@ export async function listOrders(services: Services, caller: Caller, page: PageR
 
 export type Changes = Partial<Omit<OrderRow, 'id' | 'organization_id' | 'quote_id' | 'created_at' | 'updated_at'>>;
 
-/** What leaving a status clears: a pending authorization, a due settlement, a claim. */
+/**
+ * What leaving a status clears: a pending authorization, a due settlement, a claim. An
+ * authorization that expired stays with the order its expiry canceled (`expireFunding`, at the
+ * same instant): a signature arriving later is told the authorization expired (authorizeOrder),
+ * not that nothing needs signing. The order no longer shows it (presenters.ts: only while created).
+ */
 export function statusChange(row: OrderRow, action: OrderAction, extra: Changes = {}): Changes {
   const status = transition(row.status, action);
   return {
     status,
-    authorization_id: null,
-    authorization_message: null,
-    authorization_expires_at: null,
+    ...(action === 'expireFunding' ? {} : { authorization_id: null, authorization_message: null, authorization_expires_at: null }),
     settle_at: null,
     claim: null,
     ...extra,
@@ -256,12 +259,13 @@ export async function authorizeOrder(
   request: { authorizationId: string; signature: string },
 ): Promise<StoredBody<'Order'>> {
   const row = await changeOrder(services, organization.id, id, async (order, now, tx) => {
+    // A late signature is told its authorization expired, whether or not the order has been canceled at that expiry yet.
+    if (order.authorization_id !== null && order.authorization_expires_at! <= now.toISOString()) {
+      throw new Problem('authorization-expired', `Authorization ${order.authorization_id} of order ${id} expired at ${order.authorization_expires_at}.`);
+    }
     if (order.status !== 'created' || order.authorization_id === null) throw new Problem('authorization-not-required', `Order ${id} has no pending authorization.`);
     if (request.authorizationId.toLowerCase() !== order.authorization_id) {
       throw new Problem('authorization-expired', `Authorization ${request.authorizationId} is not the current authorization of order ${id}; read the order again.`);
-    }
-    if (order.authorization_expires_at! <= now.toISOString()) {
-      throw new Problem('authorization-expired', `Authorization ${order.authorization_id} expired at ${order.authorization_expires_at}.`);
     }
     const wallet = await walletsRepository(tx).findByAddress(order.organization_id, order.wallet_address!);
     const check = wallet?.signer_public_key ? checkSignature(wallet.signer_public_key, order.authorization_message!, request.signature) : 'does-not-verify';

@@ -63,9 +63,8 @@ const routeFields: Record<OrderType, Record<'paymentAccountId' | 'walletAddress'
 
 const article = (type: OrderType) => (type === 'swap' ? 'a swap' : `an ${type}`);
 
-export async function createQuote(services: Services, organization: OrganizationRow, request: QuoteRequest): Promise<Quote> {
-  const { config, prices } = services;
-  const now = services.clock.now();
+/** The route fields the quote's type takes, and only those (`routeFields`), each missing or extra one a field error. */
+function assertRouteFields(request: QuoteRequest): void {
   const errors: FieldError[] = [];
   for (const [field, needed] of Object.entries(routeFields[request.type])) {
     const sent = request[field as keyof QuoteRequest] !== undefined;
@@ -73,16 +72,13 @@ export async function createQuote(services: Services, organization: Organization
     if (!needed && sent) errors.push({ pointer: `/${field}`, detail: `is not taken by ${article(request.type)}` });
   }
   if (errors.length > 0) throw validationError(errors);
-  const amount = new Decimal(request.sourceAmount);
-  if (amount.lte(0)) throw new Problem('invalid-request', 'sourceAmount must be greater than 0.');
-  if (!isApproved(organization)) {
-    const what = organization.type === 'personal' ? 'KYC' : 'KYB';
-    throw new Problem('organization-not-approved', `Organization ${organization.id} is not approved (its ${what} is ${organization.type === 'personal' ? organization.kyc_status : organization.kyb_status}).`);
-  }
+}
 
-  // Prices are global and on real time (the feed, its warm-up, /lookup); the quote's own
-  // createdAt and expiresAt are on the partner's sandbox clock.
-  const priced = services.realClock.now();
+/**
+ * The assets the quote moves between and the rail it names: both known to the feed, of the
+ * kinds its type goes between, not one and the same, and a rail carrying its fiat currency.
+ */
+function routeOf(prices: PriceFeed, request: QuoteRequest, priced: Date) {
   const source = resolveAsset(prices, request.sourceAsset, priced);
   const target = resolveAsset(prices, request.targetAsset, priced);
   if (!source) throw new Problem('unsupported', `No route accepts the asset ${request.sourceAsset}.`);
@@ -98,6 +94,24 @@ export async function createQuote(services: Services, organization: Organization
   if (rail && fiat && fiat.symbol !== rail.currency) {
     throw new Problem('unsupported', `The ${request.rail} rail carries ${rail.currency}, not ${fiat.symbol}.`);
   }
+  return { source, target, rail };
+}
+
+export async function createQuote(services: Services, organization: OrganizationRow, request: QuoteRequest): Promise<Quote> {
+  const { config, prices } = services;
+  const now = services.clock.now();
+  assertRouteFields(request);
+  const amount = new Decimal(request.sourceAmount);
+  if (amount.lte(0)) throw new Problem('invalid-request', 'sourceAmount must be greater than 0.');
+  if (!isApproved(organization)) {
+    const what = organization.type === 'personal' ? 'KYC' : 'KYB';
+    throw new Problem('organization-not-approved', `Organization ${organization.id} is not approved (its ${what} is ${organization.type === 'personal' ? organization.kyc_status : organization.kyb_status}).`);
+  }
+
+  // Prices are global and on real time (the feed, its warm-up, /lookup); the quote's own
+  // createdAt and expiresAt are on the partner's sandbox clock.
+  const priced = services.realClock.now();
+  const { source, target, rail } = routeOf(prices, request, priced);
   if (amount.decimalPlaces() > source.precision) {
     throw new Problem('invalid-request', `sourceAmount has more than ${source.precision} decimal places, the precision of ${source.symbol}.`);
   }

@@ -1,9 +1,13 @@
 /**
- * Rate limiting (v2.yaml, Rate limits: 429 `rate-limit-exceeded` with `Retry-After`, "for
- * example reads for one organization"). Fixed windows (one second by default)
- * counted in the database, so every process on one database counts together and a restart
- * forgets nothing that matters. The contract sets no threshold: configured, off by
- * default.
+ * Rate limiting (v2.yaml, Rate limits: 429 `rate-limit-exceeded` with `Retry-After`). Fixed
+ * windows (one second by default) counted in the database, so every process on one database
+ * counts together and a restart forgets nothing that matters. The contract sets no
+ * threshold: configured, off by default.
+ *
+ * v2 reads have two budgets, each counted on every read: one per organization read (the one
+ * the path acts for), and one per API key across every organization it acts for. The first
+ * alone let a key read each of its customers up to the limit, so its reads grew with its
+ * number of customers; the second bounds them whatever that number.
  */
 import { Problem } from '../../shared/problems.ts';
 import type { Caller } from '../organizations/scope.ts';
@@ -12,40 +16,63 @@ import { actFor } from '../organizations/scope.ts';
 import { rateLimitsRepository } from './repository.ts';
 
 export interface Allowance {
-  allowed: boolean;
+  /** The first bucket whose window is over its limit; undefined when the request is allowed. */
+  exceeded: string | undefined;
   /** Seconds until the current window closes (whole seconds, at least 1). */
   retryAfterSeconds: number;
 }
 
-/** Counts one request against `bucket`; allowed while the window's count stays within `limit`. */
-export async function take(db: Db, bucket: string, limit: number, now: Date, windowSeconds = 1): Promise<Allowance> {
+/** Counts one request against each bucket; allowed while every window's count stays within its bucket's limit. */
+export async function take(db: Db, limits: Map<string, number>, now: Date, windowSeconds = 1): Promise<Allowance> {
   const nowSeconds = now.getTime() / 1000;
   const windowStart = Math.floor(nowSeconds / windowSeconds) * windowSeconds;
   const windows = rateLimitsRepository(db);
-  const count = await windows.count(bucket, windowStart);
+  const counts = await windows.count([...limits.keys()], windowStart);
   // The first request of a window clears the bucket's closed windows: one or two rows per bucket.
-  if (count === 1) await windows.forgetBefore(bucket, windowStart);
-  return { allowed: count <= limit, retryAfterSeconds: Math.max(1, Math.ceil(windowStart + windowSeconds - nowSeconds)) };
+  const opened = [...counts].filter(([, count]) => count === 1).map(([bucket]) => bucket);
+  if (opened.length > 0) await windows.forgetBefore(opened, windowStart);
+  return {
+    exceeded: [...limits].find(([bucket, limit]) => (counts.get(bucket) ?? 0) > limit)?.[0],
+    retryAfterSeconds: Math.max(1, Math.ceil(windowStart + windowSeconds - nowSeconds)),
+  };
+}
+
+export interface ReadLimits {
+  /** Reads of one organization per second; 0 is no limit. */
+  readsPerSecond: number;
+  /** Reads with one API key per second, whichever organizations they are for; 0 is no limit. */
+  keyReadsPerSecond: number;
+  windowSeconds: number;
 }
 
 /**
- * v2 reads are counted per organization: the one the path acts for, when the key may act for
- * it, else the key's own (so made-up ids neither dodge the limit nor grow the table).
+ * Counts a v2 read against its organization, the one the path acts for when the key may act
+ * for it, else the key's own (so made-up ids neither dodge the limit nor grow the table), and
+ * against the caller's key.
  */
-export async function limitReads(db: Db, caller: Caller, pathOrganizationId: string | undefined, limits: { readsPerSecond: number; windowSeconds: number }, now: Date): Promise<void> {
-  const { readsPerSecond, windowSeconds } = limits;
-  if (!(readsPerSecond > 0)) return;
+export async function limitReads(db: Db, caller: Caller, pathOrganizationId: string | undefined, limits: ReadLimits, now: Date): Promise<void> {
+  const { readsPerSecond, keyReadsPerSecond, windowSeconds } = limits;
+  const budgets = new Map<string, number>();
   let organizationId = caller.organization.id;
-  if (pathOrganizationId && pathOrganizationId.toLowerCase() !== organizationId) {
-    organizationId = await actFor(db, caller, pathOrganizationId).then((o) => o.id, () => organizationId);
+  if (readsPerSecond > 0) {
+    if (pathOrganizationId && pathOrganizationId.toLowerCase() !== organizationId) {
+      organizationId = await actFor(db, caller, pathOrganizationId).then((o) => o.id, () => organizationId);
+    }
+    budgets.set(`reads:${organizationId}`, readsPerSecond * windowSeconds);
   }
-  const { allowed, retryAfterSeconds } = await take(db, `reads:${organizationId}`, readsPerSecond * windowSeconds, now, windowSeconds);
-  if (!allowed) {
-    throw new Problem(
-      'rate-limit-exceeded',
-      `Too many reads for organization ${organizationId}: at most ${readsPerSecond * windowSeconds} per ${windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`}; retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
-      {},
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
+  // The key's row id, which names it without any of its secret.
+  if (keyReadsPerSecond > 0) budgets.set(`key-reads:${caller.keyId}`, keyReadsPerSecond * windowSeconds);
+  if (budgets.size === 0) return;
+  const { exceeded, retryAfterSeconds } = await take(db, budgets, now, windowSeconds);
+  if (exceeded === undefined) return;
+  const per = windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`;
+  const retry = `retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+  throw new Problem(
+    'rate-limit-exceeded',
+    exceeded.startsWith('key-reads:')
+      ? `Too many reads with this API key: at most ${budgets.get(exceeded)} per ${per}, whichever organizations they are for; ${retry}.`
+      : `Too many reads for organization ${organizationId}: at most ${budgets.get(exceeded)} per ${per}; ${retry}.`,
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 }

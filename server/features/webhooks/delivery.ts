@@ -28,7 +28,7 @@ import { connection } from '../../shared/outbound.ts';
 import type { Services } from '../../services.ts';
 import { listen } from '../../storage/notifications.ts';
 import { inTransaction } from '../../storage/positions.ts';
-import { webhooksRepository, type ClaimedAttempt, type FinishedAttempt } from './repository.ts';
+import { deliveriesRepository, type ClaimedAttempt, type FinishedAttempt } from './deliveriesRepository.ts';
 import { deliveriesChannel, onDeliveriesRecorded } from './outbox.ts';
 import { decide, maxAttempts, type AttemptOutcome } from './retry.ts';
 import { signCanonical } from './signature.ts';
@@ -49,9 +49,10 @@ export const deliveryJob: Job = {
   wakeOn(services, wake) {
     if (services.config.webhookPollMs === undefined) return undefined;
     if (services.storage.engine === 'postgres' && services.config.databaseUrl) {
-      return listen(services.config.databaseUrl, deliveriesChannel, wake, (error) =>
-        services.logger.warn({ err: error }, 'webhook wake-up connection lost; polling until it is back'),
-      );
+      // While it is down the poll finds what is due; an outage is logged once by storage, not on every reconnection.
+      return listen(services.config.databaseUrl, deliveriesChannel, wake, (error) => {
+        if (!services.storage.health.failed(error)) services.logger.warn({ err: error }, 'webhook wake-up connection lost; polling until it is back');
+      });
     }
     const unsubscribe = onDeliveriesRecorded(wake);
     return async () => unsubscribe();
@@ -75,7 +76,7 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
   let slotFreed = deferred();
   // Something may be due right now (the last claim came back full). The poll asks the cheap
   // indexed question first and opens no transaction when nothing is due.
-  let more = await webhooksRepository(storage.db).anyDue(clock.now().toISOString());
+  let more = await deliveriesRepository(storage.db).anyDue(clock.now().toISOString());
   for (;;) {
     const room = concurrency - inFlight.size;
     // Claim again once a quarter of the slots are free: batches, not one claim per answer.
@@ -83,7 +84,7 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
       const limit = Math.min(batchSize, room);
       const now = clock.now().toISOString();
       const leaseUntil = new Date(clock.now().getTime() + config.webhookTimeoutMs + leaseMarginMs).toISOString();
-      const claimed = await inTransaction(storage.db, (tx) => webhooksRepository(tx).claimDue({ now, limit, leaseUntil, engine: storage.engine, maxAttempts }));
+      const claimed = await inTransaction(storage.db, (tx) => deliveriesRepository(tx).claimDue({ now, limit, leaseUntil, engine: storage.engine, maxAttempts }));
       more = claimed.length === limit;
       for (const c of claimed) {
         const sent: Promise<void> = attempt(services, c, ca, record).finally(() => {
@@ -102,20 +103,21 @@ export async function deliverDue(services: Services, stopping?: AbortSignal): Pr
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([slotFreed.promise, new Promise((resolve) => (timer = setTimeout(resolve, pollMs)))]);
       clearTimeout(timer);
-      if (!stopping?.aborted) more = await webhooksRepository(storage.db).anyDue(clock.now().toISOString());
+      if (!stopping?.aborted) more = await deliveriesRepository(storage.db).anyDue(clock.now().toISOString());
     }
     slotFreed = deferred();
   }
 }
 
-type Ended = Omit<FinishedAttempt, 'nextAttemptAt'>;
+/** How an attempt ended, as the recorder takes it (the retry's due time is set when it is written). */
+export type Ended = Omit<FinishedAttempt, 'nextAttemptAt'>;
 
 async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[] | undefined, record: (ended: Ended) => Promise<void>) {
   const { config, logger, realClock: clock } = services;
   let outcome: AttemptOutcome;
   try {
     // The event is stored canonical (outbox.ts): its bytes are the body; one HMAC per delivery.
-    outcome = await post(claimed.url, claimed.payload, signCanonical(claimed.payload, claimed.secret), { timeoutMs: config.webhookTimeoutMs, ca, publicOnly: config.env === 'production' });
+    outcome = await post(claimed.url, claimed.payload, signCanonical(claimed.payload, claimed.secret), { timeoutMs: config.webhookTimeoutMs, ca, httpsOnly: config.env === 'production', publicOnly: config.outboundPublicOnly });
   } catch (error) {
     outcome = { error: `not sent: ${(error as Error).message}` };
   }
@@ -135,12 +137,17 @@ async function attempt(services: Services, claimed: ClaimedAttempt, ca: string[]
 
 /**
  * Records finished attempts in batches: those that end while one batch is being written go
- * in the next. Each caller's promise settles once its attempt is written.
+ * in the next. Each caller's promise settles once its attempt is written (or given up).
+ * A batch holds attempts of every partner that ended in the same instant, so a batch the
+ * database refuses is written again one attempt at a time: an attempt that cannot be stored
+ * loses only itself, never the others (what the receivers sent is made storable by the
+ * repository first: shared/storableText.ts).
  */
-function recorder(services: Services) {
+export function recorder(services: Services): (ended: Ended) => Promise<void> {
   const { storage, realClock: clock, logger } = services;
   let queue: { ended: Ended; done: () => void }[] = [];
   let writing: Promise<void> | undefined;
+  const finish = (rows: FinishedAttempt[], now: string) => inTransaction(storage.db, (tx) => deliveriesRepository(tx).finishAttempts(rows, now, storage.engine));
   const write = async () => {
     // Let the answers that arrive meanwhile join this batch: a write costs about as much for
     // one attempt as for thirty, and draining a backlog went from ~1,900 to ~2,400 a second.
@@ -148,15 +155,24 @@ function recorder(services: Services) {
     while (queue.length > 0) {
       const batch = queue;
       queue = [];
+      // A retry is due a full delay after the write, so never sooner than after the answer.
+      const now = clock.now();
+      const retryAt = new Date(now.getTime() + services.config.webhookRetryDelayMs).toISOString();
+      const rows = batch.map(({ ended }) => ({ ...ended, nextAttemptAt: ended.status === 'pending' ? retryAt : null }));
+      const at = now.toISOString();
       try {
-        // A retry is due a full delay after the write, so never sooner than after the answer.
-        const now = clock.now();
-        const retryAt = new Date(now.getTime() + services.config.webhookRetryDelayMs).toISOString();
-        const rows = batch.map(({ ended }) => ({ ...ended, nextAttemptAt: ended.status === 'pending' ? retryAt : null }));
-        await inTransaction(storage.db, (tx) => webhooksRepository(tx).finishAttempts(rows, now.toISOString(), storage.engine));
+        await finish(rows, at);
       } catch (error) {
-        // The attempts stay unfinished: once their leases run out they count as interrupted.
-        logger.error({ err: error, attempts: batch.length }, 'webhook attempts not recorded');
+        // An outage is told once by storage; the attempts stay unfinished and are made again after their leases.
+        if (storage.health.failed(error)) {
+          for (const { done } of batch) done();
+          continue;
+        }
+        if (rows.length === 1) logAttemptNotRecorded(services, rows[0]!, error);
+        else {
+          logger.warn({ err: error, attempts: rows.length }, 'webhook attempts not recorded together; recording them one by one');
+          for (const row of rows) await finish([row], at).catch((alone: unknown) => logAttemptNotRecorded(services, row, alone));
+        }
       }
       for (const { done } of batch) done();
     }
@@ -169,36 +185,26 @@ function recorder(services: Services) {
     });
 }
 
+/** The attempt stays unfinished: once its lease runs out it counts as interrupted, and the next attempt is made. */
+function logAttemptNotRecorded(services: Services, row: FinishedAttempt, error: unknown) {
+  if (services.storage.health.failed(error)) return;
+  services.logger.error({ err: error, delivery: row.deliveryId, attempt: row.number }, 'webhook attempt not recorded');
+}
+
 function deferred() {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 }
 
+type PostOptions = { timeoutMs: number; ca?: string[] | undefined; httpsOnly: boolean; publicOnly: boolean };
+
 /** One POST; resolves with the answer's status or why none came (never rejects). */
-export function post(
-  url: string,
-  body: string,
-  signature: string,
-  options: { timeoutMs: number; ca?: string[] | undefined; publicOnly: boolean },
-): Promise<AttemptOutcome> {
+export function post(url: string, body: string, signature: string, options: PostOptions): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return resolve({ error: 'not sent: the URL is not valid' });
-    }
-    // Production: https (refused at subscription already; this covers rows older than a rule)
-    // to public addresses only, literal or resolved (server/shared/outbound.ts).
-    if (options.publicOnly && target.protocol !== 'https:') return resolve({ error: 'address not allowed: production delivers over https only' });
-    let agent: http.Agent;
-    try {
-      ({ agent } = connection(target, { publicOnly: options.publicOnly }));
-    } catch (error) {
-      // AddressNotAllowed: a literal address that is not public.
-      return resolve({ error: (error as Error).message });
-    }
+    const reached = reach(url, options);
+    if ('error' in reached) return resolve(reached);
+    const { target, agent } = reached;
     let settled = false;
     const done = (outcome: AttemptOutcome) => {
       if (settled) return;
@@ -230,30 +236,7 @@ export function post(
         ...(options.ca && target.protocol === 'https:' ? { ca: options.ca } : {}),
       },
       (response) => {
-        const status = response.statusCode ?? 0;
-        if (status < 100 || status > 599) {
-          response.resume();
-          return done({ error: `invalid HTTP status ${status}` });
-        }
-        // The first bytes of the answer are kept for the sandbox console (what the receiver
-        // said); the rest is read and dropped. The attempt ends when the answer does, or at
-        // the first byte past the excerpt, so a body that never ends costs no attempt time.
-        const kept: Buffer[] = [];
-        let length = 0;
-        const finish = () => done({ statusCode: status, responseExcerpt: Buffer.concat(kept).subarray(0, responseExcerptBytes).toString('utf8') });
-        answered = finish;
-        response.on('data', (chunk: Buffer) => {
-          if (length < responseExcerptBytes) kept.push(chunk);
-          length += chunk.length;
-          if (length > responseExcerptBytes) finish();
-        });
-        response.on('end', finish);
-        // Until the whole answer is read the timeout still applies (a body that never ends).
-        response.on('close', () => {
-          clearTimeout(timer);
-          finish();
-        });
-        response.on('error', () => finish());
+        answered = readAnswer(response, timer, done);
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => {
@@ -262,4 +245,57 @@ export function post(
     });
     request.end(body);
   });
+}
+
+/** Where a POST goes and through which agent, or why it is not sent there. */
+function reach(url: string, options: PostOptions): { target: URL; agent: http.Agent } | { error: string } {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { error: 'not sent: the URL is not valid' };
+  }
+  // Production: https (refused at subscription already; this covers rows older than a
+  // rule). Production and a shared sandbox: public addresses only, literal or resolved
+  // (server/shared/outbound.ts).
+  if (options.httpsOnly && target.protocol !== 'https:') return { error: 'address not allowed: production delivers over https only' };
+  try {
+    return { target, agent: connection(target, { publicOnly: options.publicOnly }).agent };
+  } catch (error) {
+    // AddressNotAllowed: a literal address that is not public.
+    return { error: (error as Error).message };
+  }
+}
+
+/**
+ * Reads the receiver's answer into the attempt's outcome. Returns what ends the attempt with
+ * the status received, which the timeout calls, or undefined when the status is invalid (the
+ * attempt has ended already).
+ */
+function readAnswer(response: http.IncomingMessage, timer: NodeJS.Timeout, done: (outcome: AttemptOutcome) => void): (() => void) | undefined {
+  const status = response.statusCode ?? 0;
+  if (status < 100 || status > 599) {
+    response.resume();
+    done({ error: `invalid HTTP status ${status}` });
+    return undefined;
+  }
+  // The first bytes of the answer are kept for the sandbox console (what the receiver
+  // said); the rest is read and dropped. The attempt ends when the answer does, or at
+  // the first byte past the excerpt, so a body that never ends costs no attempt time.
+  const kept: Buffer[] = [];
+  let length = 0;
+  const finish = () => done({ statusCode: status, responseExcerpt: Buffer.concat(kept).subarray(0, responseExcerptBytes).toString('utf8') });
+  response.on('data', (chunk: Buffer) => {
+    if (length < responseExcerptBytes) kept.push(chunk);
+    length += chunk.length;
+    if (length > responseExcerptBytes) finish();
+  });
+  response.on('end', finish);
+  // Until the whole answer is read the timeout still applies (a body that never ends).
+  response.on('close', () => {
+    clearTimeout(timer);
+    finish();
+  });
+  response.on('error', () => finish());
+  return finish;
 }

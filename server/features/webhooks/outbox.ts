@@ -13,7 +13,9 @@ import type { components } from '../../../generated/types/ramp.ts';
 import type { Tx } from '../../storage/database.ts';
 import { notifyAtCommit } from '../../storage/notifications.ts';
 import { partnerOf, type OrganizationRow } from '../organizations/repository.ts';
-import { webhooksRepository } from './repository.ts';
+import { deliveriesRepository } from './deliveriesRepository.ts';
+import { eventsRepository } from './eventsRepository.ts';
+import { subscriptionsRepository } from './subscriptionsRepository.ts';
 import { canonicalJson } from '../../shared/jcs.ts';
 import { eventSubjectId } from '../../shared/eventSubject.ts';
 
@@ -97,8 +99,7 @@ async function insert(
   e: { id: string; surface: 'v1' | 'v2'; type: V2EventType | V1EventType; organization: EventOrganization; payload: unknown } & EventTimes,
 ) {
   const partnerId = partnerOf(e.organization);
-  const webhooks = webhooksRepository(tx);
-  await webhooks.insertEvent({
+  await eventsRepository(tx).insertEvent({
     id: e.id,
     surface: e.surface,
     type: e.type,
@@ -109,8 +110,8 @@ async function insert(
     occurred_at: e.occurredAt.toISOString(),
     subject_id: eventSubjectId(e.surface, e.type, e.payload, e.organization.id),
   });
-  const subscriptions = await webhooks.matchingSubscriptions(partnerId, e.surface, e.type);
-  await webhooks.insertDeliveries(e.id, subscriptions.map((s) => s.id), (e.deliverFrom ?? e.occurredAt).toISOString());
+  const subscriptions = await subscriptionsRepository(tx).matchingSubscriptions(partnerId, e.surface, e.type);
+  await deliveriesRepository(tx).insertDeliveries(e.id, subscriptions.map((s) => s.id), (e.deliverFrom ?? e.occurredAt).toISOString());
   if (subscriptions.length > 0) await wakeDelivery(tx);
 }
 

@@ -1,6 +1,7 @@
 /** Subscriptions and deliveries exactly as the webhook operations of each surface return them. */
 import type { components } from '../../../generated/types/ramp.ts';
-import type { AttemptRow, DeliveryRow, SubscriptionRow } from './repository.ts';
+import type { AttemptRow, DeliveryRow } from './deliveriesRepository.ts';
+import type { SubscriptionRow } from './subscriptionsRepository.ts';
 
 type Schemas = components['schemas'];
 

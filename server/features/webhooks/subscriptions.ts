@@ -5,23 +5,41 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/types/ramp.ts';
-import { urlProblem } from '../../shared/outbound.ts';
+import { publicOnlyRule, urlProblem } from '../../shared/outbound.ts';
 import { Problem, validationError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Db } from '../../storage/database.ts';
 import { presentDelivery } from './presenters.ts';
-import { webhooksRepository, type SubscriptionRow, type Surface } from './repository.ts';
+import { deliveriesRepository } from './deliveriesRepository.ts';
+import { eventsRepository } from './eventsRepository.ts';
+import { subscriptionsRepository, type SubscriptionLimits, type SubscriptionRefusal, type SubscriptionRow, type Surface } from './subscriptionsRepository.ts';
 import { newSecret } from './signature.ts';
 
 type Schemas = components['schemas'];
 
-const duplicate = (surface: Surface) =>
-  new Problem('conflict', surface === 'v2' ? 'A subscription for this url and eventType already exists.' : 'A subscription for this url and eventType already exists');
+/**
+ * How many subscriptions an organization holds on each surface (createWebhookSubscription,
+ * v1CreateWebhook: 409 `conflict` past them). Every event goes to each subscription to its
+ * type, with up to 3 attempts each, so these bound what one event can send.
+ */
+export const subscriptionLimits: SubscriptionLimits = { perOrganization: 50, perEventType: 25 };
+
+/** The 409 `conflict` of each refusal, in each surface's words (v1's errors end without a period). */
+function refused(refusal: SubscriptionRefusal, surface: Surface, eventType: string): Problem {
+  const sentence =
+    refusal === 'duplicate'
+      ? 'A subscription for this url and eventType already exists'
+      : refusal === 'event-type-limit'
+        ? `The organization already has ${subscriptionLimits.perEventType} subscriptions to ${eventType}; delete one before creating another`
+        : `The organization already has ${subscriptionLimits.perOrganization} ${surface} webhook subscriptions; delete one before creating another`;
+  return new Problem('conflict', surface === 'v2' ? `${sentence}.` : sentence);
+}
 
 /**
  * Creates a subscription and returns it with its secret, the only time the secret leaves
  * the database. v2: https in production, http also in the sandbox. v1: https everywhere.
- * Production refuses hosts that are loopback, private or local.
+ * Production, and a shared sandbox (RAMP_OUTBOUND_PUBLIC_ONLY), refuse hosts that are
+ * loopback, private or local. At most `subscriptionLimits` per organization and surface.
  */
 export async function createSubscription(
   services: Services,
@@ -30,7 +48,7 @@ export async function createSubscription(
   request: { url: string; eventType: SubscriptionRow['event_type'] },
 ): Promise<SubscriptionRow> {
   const production = services.config.env === 'production';
-  const problem = urlProblem(request.url, { httpsOnly: surface === 'v1' || production, publicOnly: production });
+  const problem = urlProblem(request.url, { httpsOnly: surface === 'v1' || production, ...publicOnlyRule(services.config) });
   if (problem) {
     if (surface === 'v2') throw validationError([{ pointer: '/url', detail: problem }]);
     throw new Problem('invalid-request', `url ${problem}`);
@@ -47,19 +65,19 @@ export async function createSubscription(
     updated_at: now,
   };
   // The unique index decides between two concurrent creations: the loser is a conflict.
-  const stored = await webhooksRepository(services.storage.db).insertSubscription(row);
-  if (!stored) throw duplicate(surface);
+  const stored = await subscriptionsRepository(services.storage.db).insertSubscription(row, subscriptionLimits);
+  if (typeof stored === 'string') throw refused(stored, surface, request.eventType);
   return stored;
 }
 
 export async function getSubscription(db: Db, organizationId: string, surface: Surface, id: string): Promise<SubscriptionRow> {
-  const row = await webhooksRepository(db).findSubscription(organizationId, surface, id);
+  const row = await subscriptionsRepository(db).findSubscription(organizationId, surface, id);
   if (!row) throw notFound(surface, id);
   return row;
 }
 
 export async function deleteSubscription(db: Db, organizationId: string, surface: Surface, id: string): Promise<void> {
-  const deleted = await db.transaction().execute((tx) => webhooksRepository(tx).deleteSubscription(organizationId, surface, id));
+  const deleted = await db.transaction().execute((tx) => subscriptionsRepository(tx).deleteSubscription(organizationId, surface, id));
   if (!deleted) throw notFound(surface, id);
 }
 
@@ -68,36 +86,42 @@ const notFound = (surface: Surface, id: string) =>
 
 /** A page of the organization's subscriptions of one surface, oldest first. */
 export function listSubscriptions(db: Db, organizationId: string, surface: Surface, page: { size: number; number: number }) {
-  return webhooksRepository(db).listSubscriptions(organizationId, surface, page);
+  return subscriptionsRepository(db).listSubscriptions(organizationId, surface, page);
 }
 
 /** A page of one v2 subscription's deliveries with their attempts, newest first. */
 export async function listDeliveries(db: Db, subscription: SubscriptionRow, page: { size: number; number: number }) {
-  const repository = webhooksRepository(db);
-  const { items, total } = await repository.listDeliveries(subscription.id, page);
-  const attempts = await repository.attemptsOf(items.map((d) => d.id));
+  const deliveries = deliveriesRepository(db);
+  const { items, total } = await deliveries.listDeliveries(subscription.id, page);
+  const attempts = await deliveries.attemptsOf(items.map((d) => d.id));
   return { items: items.map((d) => presentDelivery(d, subscription.event_type, attempts.get(d.id) ?? [])), total };
 }
 
 /**
  * Sandbox: delivers a stored v2 event of the partner again, byte for byte the same body, to
- * each of the partner's current subscriptions to its type, as new deliveries due now.
+ * each of the partner's current subscriptions to its type, as new deliveries due now. A
+ * subscription that still has a pending delivery of the event gets no second one: the answer
+ * shows that delivery as it stands, so repeated re-sends never pile up deliveries to a host.
  */
 export async function resendEvent(services: Services, partnerId: string, eventId: string) {
   if (services.config.env === 'production') throw new Problem('forbidden', 'Sandbox simulation is not available in production.');
-  const { db } = services.storage;
+  const { db, engine } = services.storage;
   // Deliveries are on real time, whatever the partner's sandbox clock says (EventTimes).
   const now = services.realClock.now().toISOString();
   return db.transaction().execute(async (tx) => {
-    const repository = webhooksRepository(tx);
-    const event = await repository.findEvent(partnerId, 'v2', eventId.toLowerCase());
+    const deliveries = deliveriesRepository(tx);
+    // Held until commit: a concurrent re-send of the event sees the deliveries this one makes.
+    const event = await eventsRepository(tx).findEventForUpdate(partnerId, 'v2', eventId.toLowerCase(), engine);
     if (!event) throw new Problem('not-found', `Event ${eventId} was not found.`);
-    const subscriptions = await repository.matchingSubscriptions(partnerId, 'v2', event.type);
-    const deliveries = await repository.insertDeliveries(event.id, subscriptions.map((s) => s.id), now);
+    const subscriptions = await subscriptionsRepository(tx).matchingSubscriptions(partnerId, 'v2', event.type);
+    const pending = new Map((await deliveries.pendingDeliveriesOf(event.id)).map((d) => [d.subscription_id, d]));
+    const made = await deliveries.insertDeliveries(event.id, subscriptions.filter((s) => !pending.has(s.id)).map((s) => s.id), now);
+    const bySubscription = new Map([...pending, ...made.map((d) => [d.subscription_id, d] as const)]);
+    const attempts = await deliveries.attemptsOf([...pending.values()].map((d) => d.id));
     return {
       eventId: event.id,
       eventType: event.type as Schemas['WebhookEventType'],
-      deliveries: deliveries.map((d) => presentDelivery(d, event.type, [])),
+      deliveries: subscriptions.map((s) => bySubscription.get(s.id)!).map((d) => presentDelivery(d, event.type, attempts.get(d.id) ?? [])),
     };
   });
 }

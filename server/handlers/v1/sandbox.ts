@@ -49,8 +49,9 @@ export const v1SimulateCustomerKyc: Handler<'v1SimulateCustomerKyc'> = async ({ 
 
 export const v1SimulateKyb: Handler<'v1SimulateKyb'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const organization = await actFor(services.storage.db, caller, params.org_id).catch(() => {
-    throw new Problem('not-found', 'Organization not found');
+  const organization = await actFor(services.storage.db, caller, params.org_id).catch((error: unknown) => {
+    // v1 shows the message alone; a database that cannot answer is not a missing organization.
+    throw error instanceof Problem && error.slug === 'not-found' ? new Problem('not-found', 'Organization not found') : error;
   });
   return { status: 200, body: presentV1Kyb(await decideV1Kyb(services, organization, body.status)) };
 };

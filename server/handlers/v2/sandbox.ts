@@ -2,11 +2,12 @@
  * v2 sandbox simulators (tag Sandbox in v2.yaml): deposits, orders, payment accounts, the
  * verification provider and webhook resends; and the sandbox console
  * (openapi/paths/v2/sandbox_console*.yaml) with the reads it is built on, the event feed and
- * deliveries in detail. 403 `forbidden` in production.
+ * deliveries in detail, and the request log. 403 `forbidden` in production.
  */
 import { pageHeaders } from '../../http/pages.ts';
 import { consoleAsset, consoleCsp, consoleManifest, consolePage } from '../../features/console/assets.ts';
 import { readDeliveries, readEvents } from '../../features/console/useCases.ts';
+import { readRequests } from '../../features/requestLog/useCases.ts';
 import { assertSandbox } from '../../shared/environment.ts';
 import { pageMeta, v2Page } from '../../shared/pagination.ts';
 import { simulateDeposit as deposit, simulateOrder as move } from '../../features/orders/simulators.ts';
@@ -77,4 +78,9 @@ export const listSandboxWebhookDeliveries: Handler<'listSandboxWebhookDeliveries
   const page = v2Page(query);
   const { items, total } = await readDeliveries(services.storage.db, caller.organization.id, params.id, page);
   return { status: 200, body: { items, ...pageMeta(page, total) } };
+};
+
+export const listSandboxRequests: Handler<'listSandboxRequests'> = async ({ query, caller, services }) => {
+  const { status, operationId, organizationId, objectId, reads } = query;
+  return { status: 200, body: await readRequests(services, caller, { status, operationId, organizationId, objectId, reads }, v2Page(query)) };
 };

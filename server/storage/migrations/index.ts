@@ -20,6 +20,8 @@ import * as m140 from './140-sandbox-clocks.ts';
 import * as m150 from './150-quote-and-swap-lists.ts';
 import * as m160 from './160-stored-order-bodies.ts';
 import * as m170 from './170-order-write-indexes.ts';
+import * as m180 from './180-pending-deliveries-by-event.ts';
+import * as m190 from './190-request-log.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -39,4 +41,6 @@ export const migrations: Record<string, Migration> = {
   '150-quote-and-swap-lists': m150,
   '160-stored-order-bodies': m160,
   '170-order-write-indexes': m170,
+  '180-pending-deliveries-by-event': m180,
+  '190-request-log': m190,
 };

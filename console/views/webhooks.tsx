@@ -1,0 +1,238 @@
+/** Webhook subscriptions of both generations, and one subscription's deliveries with what each sent and got back. */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { everyValueOf } from '../../server/shared/contractEnums.ts';
+import { ask, formatJson, type Schema } from '../api.ts';
+import { useSession } from '../session.ts';
+import { Action, ActionForm, ButtonRow, Copyable, Crumbs, Empty, ErrorText, Field, Listing, type Loaded, Status, text, useLoad, useTicker, When } from '../ui.tsx';
+import { short } from './common.tsx';
+
+const v2EventTypes = everyValueOf<Schema<'WebhookEventType'>>()(['orderUpdated', 'paymentAccountUpdated', 'kycUpdated', 'kybUpdated']);
+const v1EventTypes = everyValueOf<Schema<'V1WebhookEventType'>>()(['order_updated', 'swap_updated', 'customer_updated', 'kyc_updated', 'kyb_updated', 'bank_account_updated']);
+
+type Delivery = Schema<'SandboxWebhookDelivery'>;
+
+export function Webhooks() {
+  const { ramp } = useSession();
+  const v2 = useLoad(() => ask(ramp.GET('/webhook_subscriptions', { params: { query: { pageSize: 100 } } })), []);
+  const v1 = useLoad(() => ask(ramp.POST('/ramp/webhooks', { body: { pageSize: 100 } })), []);
+  const [secret, setSecret] = useState<string | undefined>(undefined);
+  const created = (reload: () => void) => (value: unknown) => {
+    setSecret((value as { secret: string }).secret);
+    reload();
+  };
+  return (
+    <>
+      <h1 tabIndex={-1}>Webhooks</h1>
+      <p>A subscription receives one event type (the API's rule): subscribe once per type you handle. Open one to see each delivery.</p>
+      {secret && (
+        <div class="notice" role="status" id="new-secret">
+          <strong>Keep this signing secret now: it is not shown again.</strong>
+          <code class="wrap">{secret}</code>
+        </div>
+      )}
+      <Subscriptions title="v2 subscriptions" id="v2-subscriptions" load={v2} surface="v2" remove={(id) => ask(ramp.DELETE('/webhook_subscription/{id}', { params: { path: { id } } }))} reload={v2.reload}>
+        <ActionForm
+          label="Subscribe"
+          id="create-v2-subscription"
+          submit={(data) => ask(ramp.POST('/webhook_subscription', { body: { url: text(data, 'url') ?? '', eventType: (text(data, 'eventType') ?? 'orderUpdated') as Schema<'WebhookEventType'> } }))}
+          done={created(v2.reload)}
+        >
+          <Field label="URL" name="url" required hint="The sandbox accepts http:// URLs, localhost included." />
+          <Field label="Event type" name="eventType" options={[...v2EventTypes]} value="orderUpdated" />
+        </ActionForm>
+      </Subscriptions>
+      <Subscriptions title="v1 subscriptions" id="v1-subscriptions" load={v1} surface="v1" remove={(id) => ask(ramp.DELETE('/ramp/webhook/{id}', { params: { path: { id } } }))} reload={v1.reload}>
+        <ActionForm
+          label="Subscribe (v1)"
+          submit={(data) => ask(ramp.POST('/ramp/webhook', { body: { url: text(data, 'url') ?? '', eventType: (text(data, 'eventType') ?? 'order_updated') as Schema<'V1WebhookEventType'> } }))}
+          done={created(v1.reload)}
+        >
+          <Field label="URL (https)" name="url" required />
+          <Field label="Event type" name="eventType" options={[...v1EventTypes]} value="order_updated" />
+        </ActionForm>
+      </Subscriptions>
+    </>
+  );
+}
+
+/** A list of webhook subscriptions of one generation, each opening its deliveries. */
+function Subscriptions(props: {
+  title: string;
+  id: string;
+  load: Loaded<{ id: string; eventType: string; url: string; createdAt: string }>;
+  surface: 'v1' | 'v2';
+  remove: (id: string) => Promise<unknown>;
+  reload: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <Listing
+      title={props.title}
+      id={props.id}
+      load={props.load}
+      loading
+      columns={['Event type', 'URL', 'Created', '']}
+      empty="No subscriptions."
+      row={(s) => (
+        <tr key={s.id} data-subscription={s.id}>
+          <td>
+            <a href={`#/webhooks/${s.id}/${props.surface}`}>{s.eventType}</a>
+          </td>
+          <td>
+            <code class="wrap">{s.url}</code>
+          </td>
+          <td>
+            <When at={s.createdAt} clock="sandbox" />
+          </td>
+          <td>
+            <ButtonRow>
+              <Action label="Delete" kind="danger" name={`delete-${s.id}`} run={() => props.remove(s.id)} done={props.reload} />
+            </ButtonRow>
+          </td>
+        </tr>
+      )}
+    >
+      {props.children}
+    </Listing>
+  );
+}
+
+const deliveryStatuses = ['', 'pending', 'delivered', 'failed'];
+
+export function Deliveries({ subscriptionId, surface }: { subscriptionId: string; surface: 'v1' | 'v2' }) {
+  const { ramp, version } = useSession();
+  const [status, setStatus] = useState('');
+  // Attempts are not events: while the page is open it reads them again every second.
+  const tick = useTicker(1000);
+  const deliveries = useLoad(() => ask(ramp.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id: subscriptionId }, query: { pageSize: 30 } } })), [subscriptionId, version, tick]);
+  const subscription = useLoad<{ eventType: string; url: string }>(
+    () => (surface === 'v2' ? ask(ramp.GET('/webhook_subscription/{id}', { params: { path: { id: subscriptionId } } })) : ask(ramp.GET('/ramp/webhook/{id}', { params: { path: { id: subscriptionId } } }))),
+    [subscriptionId],
+  );
+  const name = subscription.data ? `${surface} ${subscription.data.eventType} → ${subscription.data.url}` : `subscription ${short(subscriptionId)}`;
+  const items = (deliveries.data?.items ?? []).filter((d) => !status || d.status === status);
+  return (
+    <>
+      <Crumbs trail={[['#/webhooks', 'Webhooks']]} here={`Deliveries of ${subscription.data?.eventType ?? short(subscriptionId)}`} />
+      <h1 tabIndex={-1}>Deliveries</h1>
+      <p id="subscription-name">
+        Of <strong>{name}</strong>, newest first. Attempt times are real time; the bodies carry sandbox time.
+      </p>
+      <form class="form filters" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Status" name="status" options={deliveryStatuses.map((s) => [s, s || 'any status'])} value={status} onChange={setStatus} />
+      </form>
+      {deliveries.error !== undefined && <ErrorText error={deliveries.error} />}
+      {deliveries.data && items.length === 0 && <Empty>No deliveries{status ? ` ${status}` : ''} yet.</Empty>}
+      {items.map((d) => (
+        <DeliveryCard delivery={d} resent={(deliveries.data?.items ?? []).some((o) => o.eventId === d.eventId && o.createdAt < d.createdAt)} reload={deliveries.reload} />
+      ))}
+    </>
+  );
+}
+
+/** What a delivery is about: the object of its body (`order`, `paymentAccount`, … or a v1 entity). */
+function aboutOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(parsed)) {
+      const id = (value as { id?: unknown; customerId?: unknown } | null)?.id;
+      if (typeof value === 'object' && value !== null && typeof id === 'string') return `${name} ${short(id)}`;
+    }
+    return typeof parsed.organizationId === 'string' ? `organization ${short(parsed.organizationId)}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function DeliveryCard({ delivery: d, resent, reload }: { delivery: Delivery; resent?: boolean; reload?: () => void }) {
+  const { ramp } = useSession();
+  const [confirmation, setConfirmation] = useState<string | undefined>(undefined);
+  return (
+    <details class="card delivery" key={d.id} data-delivery={d.id} data-event-id={d.eventId}>
+      <summary>
+        <span>{d.eventType}</span> <span class="muted">{aboutOf(d.body) ?? ''}</span> <Status value={d.status} /> {resent && <span class="gen">re-send</span>} <When at={d.createdAt} clock="real" />{' '}
+        <span class="muted">{d.attempts.length} attempt(s)</span>
+      </summary>
+      <dl class="facts">
+        <dt>URL</dt>
+        <dd>
+          <code class="wrap">{d.url}</code>
+        </dd>
+        <dt>X-Signature</dt>
+        <dd>
+          <code class="wrap signature">{d.signature}</code>
+        </dd>
+        <dt>Event id</dt>
+        <dd>
+          <Copyable value={d.eventId} what="event id" /> <a href={`#/event/${d.eventId}`}>the event</a>
+        </dd>
+        {d.nextAttemptAt && (
+          <>
+            <dt>Next attempt</dt>
+            <dd>
+              <When at={d.nextAttemptAt} clock="real" />
+            </dd>
+          </>
+        )}
+      </dl>
+      <h3>Body sent</h3>
+      <pre tabIndex={0} class="formatted">{formatJson(d.body)}</pre>
+      <details>
+        <summary>The exact bytes (what X-Signature signs)</summary>
+        <pre tabIndex={0} class="body">{d.body}</pre>
+      </details>
+      <Attempts attempts={d.attempts} />
+      {d.surface === 'v2' && (
+        <ButtonRow>
+          <Action
+            label="Re-send this event"
+            run={() => ask(ramp.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId: d.eventId } } }))}
+            done={(value) => {
+              setConfirmation(`Re-sent: ${(value as Schema<'WebhookResend'>).deliveries.length} new delivery(ies), listed above as "re-send".`);
+              reload?.();
+            }}
+          />
+        </ButtonRow>
+      )}
+      {confirmation && (
+        <p role="status" class="notice">
+          {confirmation}
+        </p>
+      )}
+    </details>
+  );
+}
+
+function Attempts({ attempts }: { attempts: Delivery['attempts'] }) {
+  if (attempts.length === 0) return <Empty>No attempt yet.</Empty>;
+  return (
+    <>
+      <h3>Attempts</h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Took</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Receiver said</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((a) => (
+            <tr key={a.number} class="attempt">
+              <td>{a.number}</td>
+              <td>
+                <When at={a.startedAt} clock="real" />
+              </td>
+              <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
+              <td class="answer">{a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'under way')}</td>
+              <td>{a.responseExcerpt ? <code class="wrap excerpt">{a.responseExcerpt}</code> : <span class="muted">nothing</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+/** The request log's table (190-request-log): writes in batches, bounded per partner, and the filtered reads of listSandboxRequests. */
+import type { Db } from '../../storage/database.ts';
+import type { RequestLogTable } from '../../storage/tables.ts';
+
+export type RequestLogRow = RequestLogTable;
+
+export interface RequestLogFilter {
+  /** `404`, or a class: `4xx`. */
+  status?: string | undefined;
+  operationId?: string | undefined;
+  organizationId?: string | undefined;
+  objectId?: string | undefined;
+  /** false: successful reads (GET, and the v1 lists and searches sent as POST) are left out. */
+  reads?: boolean | undefined;
+  /** Older entries are not shown, even before they are deleted. */
+  since: string;
+}
+
+export function requestLogRepository(db: Db) {
+  const filtered = (partnerId: string, filter: RequestLogFilter) => {
+    let query = db.selectFrom('request_log').where('partner_id', '=', partnerId).where('received_at', '>=', filter.since);
+    if (filter.status?.endsWith('xx')) {
+      const low = Number(filter.status[0]) * 100;
+      query = query.where('status', '>=', low).where('status', '<', low + 100);
+    } else if (filter.status !== undefined) query = query.where('status', '=', Number(filter.status));
+    if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
+    if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
+    if (filter.objectId !== undefined) query = query.where('object_ids', 'like', `%${filter.objectId}%`);
+    // A read: GET, or a v1 list or search, which v1 sends as POST (verb-first operationIds: v1ListOrders, v1SearchCustomers).
+    if (filter.reads === false) {
+      query = query.where((eb) =>
+        eb.or([eb('status', '>=', 400), eb.and([eb('method', '<>', 'GET'), eb.or([eb('operation_id', 'is', null), eb.and([eb('operation_id', 'not like', 'v1List%'), eb('operation_id', 'not like', 'v1Search%')])])])]),
+      );
+    }
+    return query;
+  };
+  return {
+    /** Stores the entries in one transaction, then drops what each of their partners keeps no longer. */
+    async insert(rows: RequestLogRow[], bounds: { perPartner: number; before: string }) {
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('request_log').values(rows).execute();
+        for (const partnerId of new Set(rows.map((row) => row.partner_id))) {
+          await tx.deleteFrom('request_log').where('partner_id', '=', partnerId).where('received_at', '<', bounds.before).execute();
+          const oldestKept = await tx
+            .selectFrom('request_log')
+            .select('id')
+            .where('partner_id', '=', partnerId)
+            .orderBy('id', 'desc')
+            .offset(bounds.perPartner - 1)
+            .limit(1)
+            .executeTakeFirst();
+          if (oldestKept) await tx.deleteFrom('request_log').where('partner_id', '=', partnerId).where('id', '<', oldestKept.id).execute();
+        }
+      });
+    },
+
+    /** A page of the partner's entries, newest first, and how many match. */
+    async page(partnerId: string, filter: RequestLogFilter, page: { size: number; number: number }): Promise<{ items: RequestLogRow[]; total: number }> {
+      const items = await filtered(partnerId, filter).selectAll().orderBy('id', 'desc').limit(page.size).offset(page.size * page.number).execute();
+      const { n } = await filtered(partnerId, filter)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return { items, total: Number(n) };
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The request log's rules, with no storage (listSandboxRequests in the contract): what is
+ * recorded, what a secret looks like, which objects a request touched, and the time-ordered
+ * ids the log is read by.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** The newest requests kept per partner, how long one is kept (real time), and how much of each body. */
+export const requestLogLimits = { perPartner: 1000, maxAgeMs: 7 * 24 * 3600_000, bodyBytes: 16 * 1024 };
+
+/** How much of an answer is held for the log before it is redacted and cut: every secret of the part kept is whole in it. */
+export const captureBytes = 64 * 1024;
+
+/**
+ * The reads of what the sandbox records: pollers (the console among them) repeat them every
+ * second, and their successes would push the requests a partner looks for out of the log.
+ */
+const pollingReads = new Set(['listSandboxEvents', 'listSandboxRequests', 'listSandboxWebhookDeliveries']);
+
+export const isRecorded = (operationId: string | undefined, status: number) => status !== 401 && !(operationId !== undefined && pollingReads.has(operationId) && status < 400);
+
+export const redacted = '[redacted]';
+
+/** JSON members whose value is a credential: webhook secrets, OAuth tokens and assertions, passwords. */
+const secretMember = /"((?:[A-Za-z_]*[Ss]ecret)|(?:[A-Za-z_]*[Tt]oken)|assertion|password|client_assertion|code_verifier)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+/** An API key anywhere: its first 16 characters are what the key list shows, the rest is the secret. */
+const apiKey = /\bapi_(?:sand|prod):[^\s"&,;]+/g;
+/** A JWT anywhere (sign-in assertions, tokens). */
+const jwt = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+/** The credential of a presigned URL or a token in a query (`?signature=…`, `&token=…`). */
+const secretParameter = /([?&](?:signature|token|access_token|refresh_token|secret|key|code)=)[^&"\s#]+/gi;
+
+/** Text with every secret it holds replaced by `[redacted]`. Cut a body only after this: a cut secret would not be recognised. */
+export function redact(text: string): string {
+  return text
+    .replace(secretMember, (_, name: string, colon: string) => `"${name}"${colon}"${redacted}"`)
+    .replace(apiKey, (key) => `${key.slice(0, 16)}${redacted}`)
+    .replace(jwt, redacted)
+    .replace(secretParameter, `$1${redacted}`);
+}
+
+/** A body as kept: redacted, then cut to the limit on a character boundary. */
+export function keptBody(text: string | undefined, limit = requestLogLimits.bodyBytes): { body: string | null; truncated: boolean } {
+  if (text === undefined || text === '') return { body: null, truncated: false };
+  const clean = redact(text);
+  const bytes = Buffer.from(clean, 'utf8');
+  if (bytes.length <= limit) return { body: clean, truncated: false };
+  // A cut inside a multi-byte character decodes to U+FFFD; drop it.
+  return { body: bytes.subarray(0, limit).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuid.test(value);
+
+/** The ids an object names at its top level (`id`, `quoteId`, …): not those of a list's items. */
+function idsOf(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).filter(([name, v]) => (name === 'id' || /Id$/.test(name)) && isUuid(v)).map(([, v]) => v as string);
+}
+
+/** The objects a request touched: its path's UUIDs, then the ids of its body and of its answer's object; at most 20. */
+export function touchedObjects(params: Record<string, unknown>, body: unknown, answer: unknown): string[] {
+  const ids = [...Object.values(params).filter(isUuid), ...idsOf(body), ...idsOf(answer)].map((id) => id.toLowerCase());
+  return [...new Set(ids)].slice(0, 20);
+}
+
+/** The organization a request acted for: its path's, else its body's customer, else the key's own. */
+export function actedFor(params: Record<string, unknown>, body: unknown, keyOrganizationId: string): string {
+  const named = [params.organizationId, params.customer_id, params.org_id, (body as { customerId?: unknown } | undefined)?.customerId].find(isUuid);
+  return (named ?? keyOrganizationId).toLowerCase();
+}
+
+/** `/ramp/…` is v1; everything else a key reaches is v2. */
+export const surfaceOfPath = (path: string): 'v1' | 'v2' => (/^\/(sandbox\/)?ramp(\/|$|\?)/.test(path) ? 'v1' : 'v2');
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A UUID version 7 (RFC 9562): the time in milliseconds, then a counter that keeps the ids
+ * of one process in arrival order within a millisecond, then random bits. The log is read
+ * newest first by this id, with no counter to share between processes.
+ */
+export function timeOrderedId(now = Date.now()): string {
+  if (now <= lastMs) sequence += 1;
+  else {
+    lastMs = now;
+    sequence = 0;
+  }
+  const bytes = randomBytes(16);
+  const ms = BigInt(lastMs);
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
