@@ -8,6 +8,8 @@ export type Environment = 'sandbox' | 'production';
 
 export interface Config {
   port: number;
+  /** The address to listen on: loopback unless the sandbox is to be reached from elsewhere (a container sets 0.0.0.0). */
+  host: string;
   env: Environment;
   /** PostgreSQL connection string; the embedded SQLite database is used when absent. */
   databaseUrl: string | undefined;
@@ -70,6 +72,8 @@ export class ConfigError extends Error {}
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, not ${env.PORT}`);
+  const host = env.HOST ?? '127.0.0.1';
+  if (host.trim() === '' || /\s/.test(host)) throw new ConfigError(`HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, not "${env.HOST}"`);
   const environment = env.RAMP_ENV ?? 'sandbox';
   if (environment !== 'sandbox' && environment !== 'production') {
     throw new ConfigError(`RAMP_ENV must be sandbox or production, not ${environment}`);
@@ -94,6 +98,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port,
+    host,
     env: environment,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.RAMP_DATA_DIR ?? './.ramp-data',

@@ -27,25 +27,35 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
   const server = createHttpServer(
     app,
     { headersTimeout: config.headersTimeoutMs, requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs), connectionsCheckingInterval: 1000 },
-  ).listen(config.port);
+  ).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch(async (error: NodeJS.ErrnoException) => {
     await running.stop();
     await storage.close();
+    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') throw new ConfigError(`cannot listen on HOST ${config.host}: no such address on this machine`);
     throw error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new ConfigError(`cannot listen on PORT ${config.port}: ${error.code === 'EADDRINUSE' ? 'already in use' : 'permission denied'}`) : error;
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, env: config.env, storage: storage.engine, baseUrl: config.baseUrl }, `ramp ${config.env} listening on http://localhost:${port}`);
-  if (seeded.createdKey) {
-    // Printed once, on the start that created it; only its hash is stored.
-    process.stdout.write(`\nSandbox API key (shown once, keep it): ${seeded.createdKey}\n\n`);
-  }
+  logger.info({ port, host: config.host, env: config.env, storage: storage.engine, baseUrl: config.baseUrl }, `ramp ${config.env} listening on http://localhost:${port}`);
+  if (config.env === 'sandbox') process.stdout.write(startNotice(port, seeded.createdKey, config));
   const stop = async () => {
     await new Promise((resolve) => server.close(resolve));
     await running.stop();
     await storage.close();
   };
   return { server, port, services, jobs: running, stop };
+}
+
+/**
+ * What a person starting the sandbox needs next: where the console is and the key to paste in
+ * it. The key is printed once, on the start that made it (only its hash is stored); a later
+ * start says how to have one again instead of saying nothing.
+ */
+function startNotice(port: number, createdKey: string | undefined, config: Config): string {
+  const console = `Sandbox console: http://localhost:${port}/sandbox/console`;
+  if (createdKey) return `\n${console}\nSandbox API key (shown once, keep it): ${createdKey}\n\n`;
+  if (config.seedApiKey) return `\n${console} (sign in with RAMP_SEED_API_KEY)\n\n`;
+  return `\n${console}\nThe partner's key was printed by the start that made it, and only its hash is kept. For a known key, set RAMP_SEED_API_KEY=api_sand:<key_id>:<org_id>; for a new partner, start on an empty RAMP_DATA_DIR.\n\n`;
 }
 
 /** The database named in an error, without the credentials of DATABASE_URL. */

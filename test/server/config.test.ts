@@ -5,12 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config.ts';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
-import { waitBudget, testBudget } from '../support/wait.ts';
+import { eventually, waitBudget, testBudget } from '../support/wait.ts';
 
 /**
  * The server's source run in one process, as test/support/process.ts runs it: the tsx command
@@ -25,6 +25,7 @@ describe('readConfig', () => {
   it('has the documented defaults', () => {
     expect(readConfig({})).toMatchObject({
       port: 3000,
+      host: '127.0.0.1',
       env: 'sandbox',
       databaseUrl: undefined,
       dataDir: './.ramp-data',
@@ -34,8 +35,9 @@ describe('readConfig', () => {
       validateResponses: true,
       logLevel: 'info',
     });
-    expect(readConfig({ PORT: '8080', RAMP_BASE_URL: 'https://api.sandbox.example/' })).toMatchObject({
+    expect(readConfig({ PORT: '8080', HOST: '0.0.0.0', RAMP_BASE_URL: 'https://api.sandbox.example/' })).toMatchObject({
       port: 8080,
+      host: '0.0.0.0',
       baseUrl: 'https://api.sandbox.example',
       appUrl: 'https://api.sandbox.example',
     });
@@ -64,6 +66,8 @@ describe('readConfig', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: 'abc' }, /^PORT must be a port number, not abc$/],
       [{ PORT: '70000' }, /^PORT/],
+      [{ HOST: '' }, /^HOST must be an address to listen on/],
+      [{ HOST: 'local host' }, /^HOST must be an address to listen on/],
       [{ RAMP_ENV: 'prod' }, /^RAMP_ENV must be sandbox or production, not prod$/],
       [{ RAMP_BASE_URL: 'api.example' }, /^RAMP_BASE_URL must be an absolute URL/],
       [{ RAMP_APP_URL: '/app' }, /^RAMP_APP_URL must be an absolute URL/],
@@ -148,6 +152,11 @@ describe('npm start', { timeout: 2 * testBudget }, () => {
       const log = JSON.parse(logs[0]!);
       expect(log).toMatchObject({ level: 30, env: 'sandbox', storage: 'sqlite', msg: `ramp sandbox listening on ${first.url}` });
       expect(first.url).toBe(`http://localhost:${log.port}`);
+      // Loopback by default: the sandbox is not reachable from the machine's other addresses.
+      expect(log.host).toBe('127.0.0.1');
+      const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+      if (outside) await expect(fetch(`http://${outside.address}:${log.port}/lookup/country-codes`)).rejects.toThrow();
+      expect(first.stdout).toContain(`Sandbox console: ${first.url}/sandbox/console`);
       const key = /Sandbox API key \(shown once, keep it\): (\S+)/.exec(first.stdout.join('\n'))?.[1];
       expect(key).toMatch(/^api_sand:[0-9a-f]{32}:[0-9a-f-]{36}$/);
       const organizations = await fetch(`${first.url}/organizations`, { headers: { Authorization: key! } });
@@ -160,6 +169,8 @@ describe('npm start', { timeout: 2 * testBudget }, () => {
       const second = await run('npm', ['start', '--silent'], { PORT: '0', RAMP_DATA_DIR: dataDir, EXPECT_NO_KEY: '1' });
       try {
         expect(second.stdout.join('\n')).not.toContain('Sandbox API key');
+        // Instead of silence: how to have a key again.
+        await eventually(() => /set RAMP_SEED_API_KEY=.*start on an empty RAMP_DATA_DIR/.test(second.stdout.join('\n')), waitBudget, 'how to have a key again');
         expect((await fetch(`${second.url}/organizations`, { headers: { Authorization: key! } })).status).toBe(200);
       } finally {
         await second.stop();
