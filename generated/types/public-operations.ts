@@ -2,6 +2,7 @@
 /** The operations that take no API key (`security: []`, or the app pages' session cookie): path template → methods. */
 export const publicOperations: Readonly<Record<string, readonly string[]>> = {
   "/ramp/onboarding/bank-accounts": ["POST"],
+  "/health": ["GET"],
   "/sandbox/console": ["GET"],
   "/sandbox/console/{asset}": ["GET"],
   "/lookup/tokens/cost": ["GET"],

@@ -1040,6 +1040,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the service is ready
+         * @description Readiness of the process that answers: 200 once its database is open, migrated and
+         *     answering a query; 503 `service-unavailable` with `Retry-After` while the database
+         *     cannot be reached (a restart, a failover, a full disk). A process starting up is not
+         *     listening yet, and one stopping after SIGTERM closes its listener first, so neither is
+         *     reached at all. Wait on it before a test suite starts (a partner's CI, this project's
+         *     own scripts), and point a load balancer's or an orchestrator's readiness probe at it.
+         *
+         *     It takes no key and reads nothing of any partner, in the sandbox and in production
+         *     alike. *Designed.*
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizations": {
         parameters: {
             query?: never;
@@ -4235,11 +4263,18 @@ export interface components {
             bank_account_updated: components["schemas"]["V1BankAccount"];
         };
         /**
-         * OrganizationPage
-         * @description A page of the caller's customer organizations, newest first.
+         * Health
+         * @description This server process is ready: its database is open, migrated and answering. *Designed.*
+         * @example {
+         *       "status": "ready"
+         *     }
          */
-        OrganizationPage: components["schemas"]["PageMeta"] & {
-            items: components["schemas"]["Organization"][];
+        Health: {
+            /**
+             * @description Always `ready` in a 200; a process that is not ready answers 503.
+             * @enum {string}
+             */
+            status: "ready";
         };
         /**
          * InvalidRequestProblem
@@ -4262,32 +4297,6 @@ export interface components {
              * @enum {integer}
              */
             status: 400;
-            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
-            detail: string;
-            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
-            instance: string;
-        };
-        /**
-         * UnauthorizedProblem
-         * @description Problem `unauthorized` (401). The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment.
-         */
-        UnauthorizedProblem: {
-            /**
-             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
-             * @enum {string}
-             */
-            type: "https://docs.ramp.example/errors/unauthorized";
-            /**
-             * @description Short summary, the same for every occurrence of a type.
-             * @enum {string}
-             */
-            title: "Unauthorized";
-            /**
-             * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
-             */
-            status: 401;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4392,6 +4401,39 @@ export interface components {
              * @enum {integer}
              */
             status: 503;
+            /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
+            detail: string;
+            /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
+            instance: string;
+        };
+        /**
+         * OrganizationPage
+         * @description A page of the caller's customer organizations, newest first.
+         */
+        OrganizationPage: components["schemas"]["PageMeta"] & {
+            items: components["schemas"]["Organization"][];
+        };
+        /**
+         * UnauthorizedProblem
+         * @description Problem `unauthorized` (401). The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment.
+         */
+        UnauthorizedProblem: {
+            /**
+             * @description `https://docs.ramp.example/errors/<slug>`; the slug names the problem.
+             * @enum {string}
+             */
+            type: "https://docs.ramp.example/errors/unauthorized";
+            /**
+             * @description Short summary, the same for every occurrence of a type.
+             * @enum {string}
+             */
+            title: "Unauthorized";
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             * @enum {integer}
+             */
+            status: 401;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -7331,15 +7373,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["InvalidRequestProblem"];
             };
         };
-        /** @description `unauthorized`: The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment. */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["UnauthorizedProblem"];
-            };
-        };
         /** @description `method-not-allowed`: The path exists but not for this method; the `Allow` header lists the accepted methods. */
         MethodNotAllowed: {
             headers: {
@@ -7385,6 +7418,15 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+            };
+        };
+        /** @description `unauthorized`: The `Authorization` header is missing, not ASCII, or not a valid, active API key for this environment. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["UnauthorizedProblem"];
             };
         };
         /** @description `not-found`: The resource is absent or not in the route's organization, or the key cannot act for the `organizationId`. */
@@ -7765,13 +7807,14 @@ export type SchemaV1CustomerKyc = components['schemas']['V1CustomerKyc'];
 export type SchemaV1KycUpdatedEvent = components['schemas']['V1KycUpdatedEvent'];
 export type SchemaV1KybUpdatedEvent = components['schemas']['V1KybUpdatedEvent'];
 export type SchemaV1BankAccountUpdatedEvent = components['schemas']['V1BankAccountUpdatedEvent'];
-export type SchemaOrganizationPage = components['schemas']['OrganizationPage'];
+export type SchemaHealth = components['schemas']['Health'];
 export type SchemaInvalidRequestProblem = components['schemas']['InvalidRequestProblem'];
-export type SchemaUnauthorizedProblem = components['schemas']['UnauthorizedProblem'];
 export type SchemaMethodNotAllowedProblem = components['schemas']['MethodNotAllowedProblem'];
 export type SchemaRateLimitExceededProblem = components['schemas']['RateLimitExceededProblem'];
 export type SchemaInternalErrorProblem = components['schemas']['InternalErrorProblem'];
 export type SchemaServiceUnavailableProblem = components['schemas']['ServiceUnavailableProblem'];
+export type SchemaOrganizationPage = components['schemas']['OrganizationPage'];
+export type SchemaUnauthorizedProblem = components['schemas']['UnauthorizedProblem'];
 export type SchemaNotFoundProblem = components['schemas']['NotFoundProblem'];
 export type SchemaPaymentAccountKind = components['schemas']['PaymentAccountKind'];
 export type SchemaPaymentAccountStatus = components['schemas']['PaymentAccountStatus'];
@@ -7916,11 +7959,11 @@ export type ResponseV1SandboxForbidden = components['responses']['V1SandboxForbi
 export type ResponseV1OrderNotFound = components['responses']['V1OrderNotFound'];
 export type ResponseV1SwapNotFound = components['responses']['V1SwapNotFound'];
 export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
-export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
 export type ResponseRateLimitExceeded = components['responses']['RateLimitExceeded'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
@@ -9680,6 +9723,31 @@ export interface operations {
             415: components["responses"]["V1UnsupportedMediaType"];
             500: components["responses"]["V1InternalError"];
             503: components["responses"]["V1ServiceUnavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrganizations: {

@@ -83,7 +83,8 @@ async function startSandbox(dataDir: string, key: string, log: (text: string) =>
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the sandbox exited with ${child.exitCode} (test-results/clients/sandbox.log)`);
     try {
-      const response = await fetch(`${url}/lookup/tokens/cost`);
+      // Readiness (getHealth): the database is open and migrated.
+      const response = await fetch(`${url}/health`);
       if (response.ok) return { url, process: child };
     } catch {
       // not listening yet

@@ -87,7 +87,8 @@ async function waitUntilUp(server: ChildProcess) {
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the sandbox exited with ${server.exitCode}; see ${join(reportDir, 'server.log')}`);
     try {
-      if ((await fetch(`${base}/lookup/country-codes`)).ok) return;
+      // Readiness (getHealth): the database is open and migrated.
+      if ((await fetch(`${base}/health`)).ok) return;
     } catch {
       // not listening yet
     }

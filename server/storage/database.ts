@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteStatement, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteStatement, type Transaction } from 'kysely';
 import type { PoolClient } from 'pg';
 import { DatabaseHealth, type AvailabilityChange } from './health.ts';
 import { migrations } from './migrations/index.ts';
@@ -177,6 +177,11 @@ async function openPostgres(connectionString: string, health: DatabaseHealth): P
   });
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', health, close: () => db.destroy() };
+}
+
+/** One round trip to the database: what readiness (getHealth) asks of it. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 async function migrate(db: Db) {

@@ -381,8 +381,8 @@ describe.skipIf(!process.env.DATABASE_URL)('503 while the database is unreachabl
       expect(response.headers.get('retry-after'), where).toBe('1');
       unavailable.push(o.operationId);
     }
-    // Sign-in and the app pages meet it too; the lookups and the launch page never read the database.
-    expect(unavailable).toEqual(expect.arrayContaining(['createToken', 'launchSession', 'getKycPage', 'getAccountPage']));
+    // Sign-in, the app pages and readiness meet it too; the lookups and the launch page never read the database.
+    expect(unavailable).toEqual(expect.arrayContaining(['createToken', 'launchSession', 'getKycPage', 'getAccountPage', 'getHealth']));
     expect(unavailable).not.toContain('listCountryCodes');
     // Logged once, not once per request; no internal error.
     expect(server.logs.filter((line) => line.includes('the database is unavailable'))).toHaveLength(1);

@@ -33,6 +33,7 @@ export async function webhooks({ api, options, d, add, request }: Context) {
   request('listSandboxEvents', {});
   request('listSandboxWebhookDeliveries', { path: { id: subscription! } });
   request('getSandboxConsole', {});
+  request('getHealth', {});
   const consolePage = await (await fetch(`${options.base}/sandbox/console`)).text();
   const consoleFile = /\/sandbox\/console\/([^"'/]+\.js)/.exec(consolePage)?.[1];
   if (!consoleFile) throw new Error('world: the sandbox console page names no script (is the console built?)');

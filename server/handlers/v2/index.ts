@@ -11,3 +11,4 @@ export * from './jwtIssuer.ts';
 export * from './verification.ts';
 export * from './sandbox.ts';
 export * from './clock.ts';
+export * from './health.ts';
