@@ -11,7 +11,7 @@ import { limitReads } from './features/rateLimits/useCases.ts';
 import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import type { Caller } from './features/organizations/scope.ts';
 import { Problem, validationError } from './shared/problems.ts';
-import { refusedParameters, refusedValue } from './shared/requestLimits.ts';
+import { integerQueryNames, refusedParameters, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { StoredBody, StoredPage } from './shared/storedBodies.ts';
@@ -46,6 +46,14 @@ export function createApp(services: Services, handlers: Handlers) {
     }
   }
   const routes = operationRoutes(services, handlers);
+  // Per matched operation object: its integer query parameters, found once.
+  const integers = new WeakMap<object, string[]>();
+  const integersOf = (operation: object | undefined) => {
+    if (!operation) return [];
+    let names = integers.get(operation);
+    if (!names) integers.set(operation, (names = integerQueryNames(operation)));
+    return names;
+  };
   app.use(
     chain(...contractValidator(services), (req, res, next) => {
       const openapi = (req as Request & { openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> } }).openapi;
@@ -54,7 +62,7 @@ export function createApp(services: Services, handlers: Handlers) {
       // Decoded by the validator and coerced to their schema types.
       req.params = openapi!.pathParams ?? {};
       // The parameters' text, as the body's was (shared/requestLimits.ts), before any handler looks it up.
-      const refused = refusedParameters(req.params, req.originalUrl);
+      const refused = refusedParameters(req.params, req.originalUrl, integersOf(openapi!.schema));
       if (refused) return next(refused);
       route(req, res, next);
     }),

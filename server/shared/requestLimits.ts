@@ -103,10 +103,34 @@ export class RefusedParameter extends Problem {
   }
 }
 
-/** The request's first refused parameter: its path parameters (as decoded), then its query string as sent. */
-export function refusedParameters(pathParameters: Record<string, unknown>, url: string): RefusedParameter | undefined {
+/**
+ * The request's first refused parameter: its path parameters (as decoded), then its query
+ * string as sent, then the text of its integer query parameters (`integers`, by name).
+ */
+export function refusedParameters(pathParameters: Record<string, unknown>, url: string, integers: readonly string[] = []): RefusedParameter | undefined {
   const inPath = refusedParameter('path', pathParameters);
   if (inPath) return new RefusedParameter('path', inPath);
-  const inQuery = refusedQueryString(url);
+  const inQuery = refusedQueryString(url) ?? refusedIntegerText(url, integers);
   return inQuery ? new RefusedParameter('query', inQuery) : undefined;
+}
+
+/**
+ * An integer query parameter is written in decimal digits (`max_age=30`, `pageSize=-1` is a
+ * range error, not a spelling one). The validator reads the text as a number before it checks
+ * the type, so `0.0`, `1e2`, `+5` or ` 5` would pass as the integers they name, though the
+ * contract's integer is none of those texts.
+ */
+export function refusedIntegerText(url: string, integers: readonly string[]): string | undefined {
+  const start = url.indexOf('?');
+  if (start === -1 || integers.length === 0) return undefined;
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    if (integers.includes(name) && !/^-?[0-9]+$/.test(value)) return `The query parameter ${name} must be an integer written in decimal digits, not ${JSON.stringify(value.slice(0, 40))}.`;
+  }
+  return undefined;
+}
+
+/** The names of an operation's integer query parameters, as the validator's matched operation gives them (references resolved). */
+export function integerQueryNames(operation: { parameters?: unknown } | undefined): string[] {
+  const parameters = Array.isArray(operation?.parameters) ? (operation.parameters as { in?: unknown; name?: unknown; schema?: { type?: unknown } }[]) : [];
+  return parameters.filter((p) => p.in === 'query' && p.schema?.type === 'integer' && typeof p.name === 'string').map((p) => p.name as string);
 }

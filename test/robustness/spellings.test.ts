@@ -156,3 +156,19 @@ describe('UUIDs', () => {
     expect((await rowCounts(server)).organizations).toBe(organizations);
   });
 });
+
+describe('integers in a query string', () => {
+  // Schemathesis: `max_age=0.0` was answered 200, read by the validator as the integer 0.
+  const spellings = ['0.0', '1e1', '+5', ' 5', '0x10', '5.'];
+
+  it('are decimal digits: another spelling of a number is the surface\'s 400, on the lookups and on v2 lists', async () => {
+    for (const text of spellings) {
+      const lookup = await server.sendRaw('GET', `/lookup/exchange_rate?max_age=${encodeURIComponent(text)}`, { key: null });
+      expect(expectPlainError(lookup, 400, text).error).toContain('max_age must be an integer written in decimal digits');
+      const page = await server.sendRaw('GET', `/orders?pageSize=${encodeURIComponent(text)}`);
+      expectProblem(page, 400, 'invalid-request');
+    }
+    expectStatus(await server.as(null).GET('/lookup/exchange_rate', { params: { query: { max_age: 30 } } }), 200);
+    expect((await server.sendRaw('GET', '/orders?pageSize=10&pageNumber=0')).status).toBe(200);
+  });
+});
