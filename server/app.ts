@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './features/apiKeys/authenticate.ts';
 import { assertSandbox } from './shared/environment.ts';
-import { errorHandler, internalCause, refusedWhileAnswering, surfaceOf } from './http/errors.ts';
+import { errorHandler, internalCause, refusedWhileAnswering } from './http/errors.ts';
 import { limitReads } from './features/rateLimits/useCases.ts';
 import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import type { Caller } from './features/organizations/scope.ts';
@@ -16,7 +16,7 @@ import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { StoredBody, StoredPage } from './shared/storedBodies.ts';
 import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValidator, type SchemaName } from './shared/contractSchemas.ts';
-import type { ContractOperation } from './shared/contract.ts';
+import { surfaceOf, type ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
 import { recordRequests } from './http/requestLog.ts';

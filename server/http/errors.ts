@@ -6,19 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Contract, ProblemType } from '../shared/contract.ts';
+import { surfaceOf, type Contract, type ProblemType, type Surface } from '../shared/contract.ts';
 import { invalidRequestPage, launchErrorPage, pageHeaders, unavailablePage, type OAuthUnavailableCode } from './pages.ts';
 import { HtmlPageError, OAuthError, Problem, type FieldError } from '../shared/problems.ts';
 import { retryAfterSeconds, type DatabaseHealth } from '../storage/health.ts';
-
-export type Surface = 'v1' | 'v2' | 'lookup' | 'auth';
-
-export function surfaceOf(path: string): Surface {
-  if (path.startsWith('/ramp/') || path === '/ramp' || path.startsWith('/sandbox/ramp/')) return 'v1';
-  if (path.startsWith('/lookup/')) return 'lookup';
-  if (path.startsWith('/auth/')) return 'auth';
-  return 'v2';
-}
 
 /** On a request whose failure was wrapped by the validator: the error to log. */
 export const internalCause = Symbol('internalCause');

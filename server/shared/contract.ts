@@ -67,3 +67,13 @@ export function loadContract(path = contractPath): Contract {
   }
   return { document, problems, operations };
 }
+
+export type Surface = 'v1' | 'v2' | 'lookup' | 'auth';
+
+/** The surface (document) a path belongs to, by its prefix: errors are rendered in its format, and the request log names it. */
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith('/ramp/') || path === '/ramp' || path.startsWith('/sandbox/ramp/')) return 'v1';
+  if (path.startsWith('/lookup/')) return 'lookup';
+  if (path.startsWith('/auth/')) return 'auth';
+  return 'v2';
+}

@@ -5,10 +5,21 @@
  * run has arrived: a sender that sent its requests in one burst (as autocannon's `overallRate`
  * does at each second's start) would see that barrier open at once, and short latencies.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLoopRun, pooledOpenLoop, type OpenLoopRun } from '../../bench/lib.ts';
+
+/** A receiver on loopback, and its base URL. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function closed(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
 
 const rate = 100;
 const durationS = 0.1;
@@ -25,13 +36,9 @@ describe('the bench open loop', () => {
   });
   let url = '';
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listening(server);
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => closed(server));
 
   it('sends rate × duration requests, one every 1/rate s, and counts each latency from the instant it was due', async () => {
     const result = pooledOpenLoop([await openLoopRun(url, [{ path: '/a' }, { path: '/b' }], { rate, connections: 20, durationS })]);
@@ -75,13 +82,9 @@ describe('the bench open loop until another request is answered', () => {
   });
   let url = '';
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await listening(server);
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => closed(server));
 
   it('stops sending once `until` settles, long before its duration', async () => {
     // 100 s at 100/s would be 10,000 requests: the run ends after the fifth has arrived.

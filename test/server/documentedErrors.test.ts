@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
-import { surfaceOf } from '../../server/http/errors.ts';
+import { surfaceOf } from '../../server/shared/contract.ts';
 import { deref, type Json } from '../support/documents.ts';
 import { expectStatus, type RawAnswer } from '../support/api.ts';
 import { startServerBehindLink } from '../support/databaseLink.ts';

@@ -4,6 +4,8 @@
  * ids the log is read by.
  */
 import { randomBytes } from 'node:crypto';
+import { surfaceOf } from '../../shared/contract.ts';
+import { isUuid as isUuidText } from '../../shared/uuid.ts';
 
 /** The newest requests kept per partner, how long one is kept (real time), and how much of each body. */
 export const requestLogLimits = { perPartner: 1000, maxAgeMs: 7 * 24 * 3600_000, bodyBytes: 16 * 1024 };
@@ -49,8 +51,7 @@ export function keptBody(text: string | undefined, limit = requestLogLimits.body
   return { body: bytes.subarray(0, limit).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuid.test(value);
+const isUuid = (value: unknown): value is string => typeof value === 'string' && isUuidText(value);
 
 /** The ids an object names at its top level (`id`, `quoteId`, …): not those of a list's items. */
 function idsOf(value: unknown): string[] {
@@ -70,8 +71,8 @@ export function actedFor(params: Record<string, unknown>, body: unknown, keyOrga
   return (named ?? keyOrganizationId).toLowerCase();
 }
 
-/** `/ramp/…` is v1; everything else a key reaches is v2. */
-export const surfaceOfPath = (path: string): 'v1' | 'v2' => (/^\/(sandbox\/)?ramp(\/|$|\?)/.test(path) ? 'v1' : 'v2');
+/** The generation of a request a key made: the lookups and sign-in take no key, so it is v1 or v2. */
+export const surfaceOfPath = (path: string): 'v1' | 'v2' => (surfaceOf(path) === 'v1' ? 'v1' : 'v2');
 
 let lastMs = 0;
 let sequence = 0;

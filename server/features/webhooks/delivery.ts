@@ -160,20 +160,14 @@ export function recorder(services: Services): (ended: Ended) => Promise<void> {
       const retryAt = new Date(now.getTime() + services.config.webhookRetryDelayMs).toISOString();
       const rows = batch.map(({ ended }) => ({ ...ended, nextAttemptAt: ended.status === 'pending' ? retryAt : null }));
       const at = now.toISOString();
-      try {
-        await finish(rows, at);
-      } catch (error) {
-        // An outage is told once by storage; the attempts stay unfinished and are made again after their leases.
-        if (storage.health.failed(error)) {
-          for (const { done } of batch) done();
-          continue;
-        }
-        if (rows.length === 1) logAttemptNotRecorded(services, rows[0]!, error);
-        else {
-          logger.warn({ err: error, attempts: rows.length }, 'webhook attempts not recorded together; recording them one by one');
-          for (const row of rows) await finish([row], at).catch((alone: unknown) => logAttemptNotRecorded(services, row, alone));
-        }
-      }
+      await finish(rows, at).catch(async (error: unknown) => {
+        // In an outage no attempt can be written (storage tells it once); the attempts stay
+        // unfinished and are made again after their leases.
+        if (storage.health.failed(error)) return;
+        if (rows.length === 1) return logAttemptNotRecorded(services, rows[0]!, error);
+        logger.warn({ err: error, attempts: rows.length }, 'webhook attempts not recorded together; recording them one by one');
+        for (const row of rows) await finish([row], at).catch((alone: unknown) => logAttemptNotRecorded(services, row, alone));
+      });
       for (const { done } of batch) done();
     }
     writing = undefined;
