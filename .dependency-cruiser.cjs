@@ -50,7 +50,7 @@ module.exports = {
     },
     {
       name: 'job-registry-only-from-main',
-      comment: 'server/jobs.ts imports every feature\'s jobs: a feature importing it would close a cycle. Features take the Job shape from shared/job.ts.',
+      comment: 'server/jobs.ts imports every feature\'s jobs and timers: a feature importing it would close a cycle. Features take the Job and Timer shapes from services.ts.',
       severity: 'error',
       from: { path: '^server/', pathNot: '^server/main\\.ts$' },
       to: { path: '^server/jobs\\.ts$' },
@@ -68,6 +68,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/storage/' },
       to: { path: '^server/(features|services\\.ts$)' },
+    },
+    {
+      name: 'the-clock-knows-no-timer',
+      comment:
+        'The sandbox clock applies timers its features declare (services.ts Timer, gathered by server/jobs.ts): it imports none of them, ' +
+        'so a new timer never touches features/clock. Only organizations, whose caller every request acts for, is known to it.',
+      severity: 'error',
+      from: { path: '^server/features/clock/' },
+      to: { path: '^server/features/(?!clock/|organizations/)[^/]+/' },
     },
     {
       name: 'sql-only-in-repositories',

@@ -1,18 +1,28 @@
 /**
  * Background work that a real service does on its own: webhook delivery, a bank verifying
  * an account, a deposit settling. Each job reads what is due from the database (never from
- * memory), so a restart resumes it and two processes share it. Register a job in `jobs`
- * (the registry: only main.ts imports it; a feature declares its jobs in its own jobs.ts).
+ * memory), so a restart resumes it and two processes share it. Register a job in `jobs` and
+ * a timer in `timers` (the registry: only the process's entry points import it; a feature
+ * declares its jobs and timers in its own jobs.ts).
  */
-import type { Job, Services } from './services.ts';
+import type { Job, Services, Timer } from './services.ts';
 import { authCleanupJob } from './features/auth/jobs.ts';
+import { timerJob } from './features/clock/jobs.ts';
+import { ordersTimers } from './features/orders/jobs.ts';
+import { paymentAccountsTimers } from './features/paymentAccounts/jobs.ts';
+import { v1OrdersTimers } from './features/v1/orders/jobs.ts';
 import { deliveryJob } from './features/webhooks/delivery.ts';
-import { timerJobs } from './features/clock/jobs.ts';
 
 export type { Job };
 
+/**
+ * Every change a sandbox object makes by itself on its partner's clock (Services.timers).
+ * Changes due at one instant are applied in this order.
+ */
+export const timers: readonly Timer[] = [...ordersTimers, ...paymentAccountsTimers, ...v1OrdersTimers];
+
 /** The timers' jobs (settlements, verifications, funding deadlines) apply what is due on each partner's sandbox clock. */
-export const jobs: Job[] = [deliveryJob, ...timerJobs, authCleanupJob];
+export const jobs: Job[] = [deliveryJob, ...timers.map(timerJob), authCleanupJob];
 
 export interface RunningJobs {
   /** Runs every job once now and waits for it (tests use this to avoid sleeping). */

@@ -6,7 +6,7 @@ import { bootstrapSeedKey } from './features/apiKeys/bootstrap.ts';
 import { PriceFeed } from './features/prices/feed.ts';
 import { handlers } from './handlers/index.ts';
 import { createHttpServer } from './http/server.ts';
-import { startJobs } from './jobs.ts';
+import { startJobs, timers } from './jobs.ts';
 import { createLogger, logAvailability } from './logger.ts';
 import { systemClock, type Services } from './services.ts';
 import { openStorage } from './storage/database.ts';
@@ -18,7 +18,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`cannot open the database ${whereIsTheDatabase(config)}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const prices = new PriceFeed(config.pricesFile, new Date(Date.now() + config.pricesWarmupMs));
-  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock, realClock: systemClock, prices };
+  const services: Services = { config, storage, contract: loadContract(), logger, clock: systemClock, realClock: systemClock, prices, timers };
   const seeded = await bootstrapSeedKey(storage, config, systemClock.now());
   const app = createApp(services, handlers);
   const running = startJobs(services, config.jobIntervalMs);

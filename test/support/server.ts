@@ -14,7 +14,7 @@ import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import type { Handlers } from '../../server/handlers/types.ts';
 import { PriceFeed } from '../../server/features/prices/feed.ts';
-import { startJobs, type RunningJobs } from '../../server/jobs.ts';
+import { startJobs, timers, type RunningJobs } from '../../server/jobs.ts';
 import { createLogger, logAvailability } from '../../server/logger.ts';
 import type { Clock, Services } from '../../server/services.ts';
 import { openStorage, type Storage } from '../../server/storage/database.ts';
@@ -67,7 +67,7 @@ export async function startTestServer(
   const storage: Storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onAvailabilityChange: logAvailability(logger) });
   const clock = options.clock ?? { now: () => new Date() };
   const prices = new PriceFeed(config.pricesFile, new Date(clock.now().getTime() + config.pricesWarmupMs));
-  const services: Services = { config, storage, contract, logger, clock, realClock: clock, prices };
+  const services: Services = { config, storage, contract, logger, clock, realClock: clock, prices, timers };
   await bootstrapSeedKey(storage, config, clock.now());
   const jobs = startJobs(services, config.jobIntervalMs);
   // The server main.ts runs: the app on createHttpServer's requests and responses.

@@ -1,10 +1,10 @@
 /**
- * The sandbox's timers as background jobs (registered in server/jobs.ts): each applies what
- * is due now on every running clock (timers.ts `applyDueNow`); the timers' apply-one
- * functions stay with their features (orders, paymentAccounts, v1/orders jobs.ts).
+ * The sandbox's timers as background jobs: each applies what is due now on every running
+ * clock (timers.ts `applyDueNow`). The timers themselves are declared by their features and
+ * gathered by server/jobs.ts.
  */
-import type { Job } from '../../services.ts';
-import { applyDueNow, timers } from './timers.ts';
+import type { Job, Timer } from '../../services.ts';
+import { applyDueNow } from './timers.ts';
 
-/** One background job per timer, under the names the jobs always had. */
-export const timerJobs: Job[] = timers.map((timer) => ({ name: timer.job, run: (services) => applyDueNow(services, timer) }));
+/** A timer's background job, under the name the job always had. */
+export const timerJob = (timer: Timer): Job => ({ name: timer.job, run: (services) => applyDueNow(services, timer) });

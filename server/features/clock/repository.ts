@@ -1,6 +1,6 @@
 /**
- * Sandbox clocks: storage, and the one condition every due query of the sandbox's timers
- * shares (`followsClock`).
+ * Sandbox clocks: their storage. The condition every due query of the sandbox's timers
+ * shares is storage/clockScope.ts `followsClock`.
  *
  * A partner's clock is a row of `sandbox_clocks` (migration 140): frozen at an instant, or
  * running at real time plus an offset. No row is the clock every partner starts with:
@@ -17,9 +17,9 @@
  * move a running clock (freezing first is the documented way to test); a sandbox hosting
  * many would keep a real-time due instant beside each timer instead.
  */
-import { sql, type SqlBool, type RawBuilder } from 'kysely';
 import type { Clock } from '../../services.ts';
 import type { Db, Engine, Tx } from '../../storage/database.ts';
+import { followsClock } from '../../storage/clockScope.ts';
 import { countOf } from '../../storage/positions.ts';
 
 export interface ClockState {
@@ -47,20 +47,6 @@ export function partnerClock(real: Clock, state: ClockState): Clock {
 
 /** A clock standing at one instant: what a timer applied by an advance reads (its due instant). */
 export const fixedClock = (at: Date): Clock => ({ now: () => new Date(at.getTime()) });
-
-/** Whose timers a due query finds: one partner's (an advance, a partner with an offset), or every partner on real time. */
-export type DueScope = { partnerId: string } | 'onRealTime';
-
-/**
- * The condition a due query adds on its row's organization column: the organization follows
- * the partner's clock, or follows a clock on real time. The latter is a NOT EXISTS on two
- * primary keys per candidate row, so the job's query stays the index range it was.
- */
-export function followsClock(organizationColumn: string, scope: DueScope): RawBuilder<SqlBool> {
-  const column = sql.ref(organizationColumn);
-  if (scope !== 'onRealTime') return sql<SqlBool>`${column} IN (SELECT id FROM organizations WHERE top_id = ${scope.partnerId})`;
-  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM organizations g JOIN sandbox_clocks c ON c.partner_id = g.top_id WHERE g.id = ${column} AND (c.frozen_at IS NOT NULL OR c.offset_ms <> 0))`;
-}
 
 const stateOf = (row: { frozen_at: string | null; offset_ms: number | string } | undefined): ClockState =>
   row ? { frozenAt: row.frozen_at, offsetMs: Number(row.offset_ms) } : onRealTime;

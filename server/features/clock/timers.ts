@@ -1,13 +1,15 @@
 /**
- * Every timer of the sandbox that changes an object by itself, and the one mechanism that
- * applies them: the background jobs for what is due "now" on each running clock, and
- * `POST /sandbox/clock/advance` for what is due up to an instant on one partner's clock.
+ * The one mechanism that applies the sandbox's timers: the background jobs for what is due
+ * "now" on each running clock, and `POST /sandbox/clock/advance` for what is due up to an
+ * instant on one partner's clock.
  *
- * A timer is a due query over its objects' due-at column (restricted to the partners a
- * scope names, repository.ts `followsClock`) and the domain's function that applies one due
- * object: it locks the object, checks again that it is still due at the clock it is given
- * and applies the change with its event, in one transaction. So a job, an advance and a
- * second process never apply one change twice, and the same code path runs either way.
+ * A timer (services.ts `Timer`) is declared by its object's feature, in its jobs.ts, and
+ * gathered by server/jobs.ts into `Services.timers`: a due query over its objects' due-at
+ * column (restricted to the partners a scope names, storage/clockScope.ts `followsClock`)
+ * and the domain's function that applies one due object: it locks the object, checks again
+ * that it is still due at the clock it is given and applies the change with its event, in
+ * one transaction. So a job, an advance and a second process never apply one change twice,
+ * and the same code path runs either way.
  *
  * No partner can hold up another. Each change is a transaction of its own, and after each
  * the event loop takes its turn (`setImmediate`) before the next: the embedded SQLite driver
@@ -21,74 +23,10 @@
  * partner's clock through Services.clock.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { components } from '../../../generated/types/ramp.ts';
-import type { Services } from '../../services.ts';
+import type { DueItem, Services, Timer } from '../../services.ts';
+import type { DueScope } from '../../storage/clockScope.ts';
 import type { Db } from '../../storage/database.ts';
-import { ordersRepository, type OrderRow } from '../orders/repository.ts';
-import { applyOrderTimer } from '../orders/jobs.ts';
-import { paymentAccountsRepository } from '../paymentAccounts/repository.ts';
-import { applyAccountVerification } from '../paymentAccounts/jobs.ts';
-import { v1OrdersRepository } from '../v1/repository.ts';
-import { applyV1OrderTimer } from '../v1/orders/jobs.ts';
-import { clocksRepository, fixedClock, partnerClock, type DueScope } from './repository.ts';
-
-export type TransitionKind = components['schemas']['SandboxTransitionKind'];
-
-/** One change that falls due: the object, its organization, and its due instant on the partner's clock. */
-export interface DueItem {
-  kind: TransitionKind;
-  id: string;
-  organizationId: string;
-  dueAt: string;
-}
-
-export interface Timer {
-  /** The background job that applies it. */
-  job: string;
-  /** Its objects due by `until` on the clock of `scope`, earliest first. */
-  due(db: Db, scope: DueScope, until: string, limit: number): Promise<DueItem[]>;
-  /** Applies one, if still due at `services.clock`: true when it changed the object. */
-  apply(services: Services, item: DueItem): Promise<boolean>;
-}
-
-const orderTimer = (job: string, timer: 'settle' | 'fundingDeadline', kind: TransitionKind, status: OrderRow['status'], column: 'settle_at' | 'funding_deadline'): Timer => ({
-  job,
-  async due(db, scope, until, limit) {
-    const rows = await ordersRepository(db).due(status, column, until, limit, scope);
-    return rows.map((row) => ({ kind, id: row.id, organizationId: row.organization_id, dueAt: row.due_at! }));
-  },
-  apply: (services, item) => applyOrderTimer(services, timer, item.organizationId, item.id),
-});
-
-export const timers: Timer[] = [
-  // An unfunded order is canceled at its funding deadline (fundingWindowMs), its authorization with it.
-  orderTimer('expireOrderFunding', 'fundingDeadline', 'orderFundingExpired', 'created', 'funding_deadline'),
-  // A deposited onramp completes (settleDelayMs).
-  orderTimer('settleOrders', 'settle', 'orderCompleted', 'funded', 'settle_at'),
-  // The rail verifies a payment account (verificationDelayMs).
-  {
-    job: 'verifyPaymentAccounts',
-    async due(db, scope, until, limit) {
-      const rows = await paymentAccountsRepository(db).dueForVerification(until, limit, scope);
-      return rows.map((row) => ({ kind: 'paymentAccountReady' as const, id: row.id, organizationId: row.organization_id, dueAt: row.verify_at! }));
-    },
-    apply: (services, item) => applyAccountVerification(services, item.organizationId, item.id),
-  },
-  // v1: a funded onramp's tokens arrive (RAMP_V1_DELIVERY_SECONDS); a completed offramp is finalized (RAMP_V1_REVERSAL_WINDOW_SECONDS).
-  {
-    job: 'v1-order-settlement',
-    async due(db, scope, until, limit) {
-      const rows = await v1OrdersRepository(db).due(until, limit, scope);
-      return rows.map((row) => ({
-        kind: row.type === 'onramp' ? ('v1TokensDelivered' as const) : ('v1OfframpFinalized' as const),
-        id: row.id,
-        organizationId: row.customer_id,
-        dueAt: row.due_at!,
-      }));
-    },
-    apply: async (services, item) => (await applyV1OrderTimer(services, item.id)) !== undefined,
-  },
-];
+import { clocksRepository, fixedClock, partnerClock } from './repository.ts';
 
 /** How many due objects one job run takes per clock, and an advance reads at once; the next read takes the rest. */
 const batch = 100;
@@ -141,7 +79,7 @@ const byDueAt = (a: Due, b: Due) => (a.item.dueAt < b.item.dueAt ? -1 : a.item.d
  * order of `timers`), read `limit` per timer: past the last one read of a timer that has
  * more, one of its unread changes could come next, so the answer ends there.
  */
-export async function dueInOrder(db: Db, partnerId: string, until: string, limit: number): Promise<Due[]> {
+export async function dueInOrder(timers: readonly Timer[], db: Db, partnerId: string, until: string, limit: number): Promise<Due[]> {
   const read: Due[][] = [];
   for (const timer of timers) read.push((await timer.due(db, { partnerId }, until, limit)).map((item) => ({ timer, item })));
   // Stable: ties keep the order of the timers, then each timer's own.
@@ -169,7 +107,7 @@ export async function applyDueUntil(services: Services, partnerId: string, until
   // A change found due again after it was applied (or found unchanged) would loop forever: a defect, not a request error.
   let previous = new Set<string>();
   for (;;) {
-    const due = await dueInOrder(services.storage.db, partnerId, until, batch);
+    const due = await dueInOrder(services.timers, services.storage.db, partnerId, until, batch);
     if (due.length === 0) return;
     const read = new Set<string>();
     for (const { timer, item } of due) {

@@ -27,7 +27,8 @@ import { parseDateTime } from '../../shared/dateTime.ts';
 import type { Services } from '../../services.ts';
 import { topOf } from '../organizations/repository.ts';
 import { clocksRepository, isOnRealTime, partnerClock, timeOf, type ClockState } from './repository.ts';
-import { applyDueUntil, dueInOrder, type Due, type DueItem, type TransitionKind } from './timers.ts';
+import type { DueItem, TransitionKind } from '../../services.ts';
+import { applyDueUntil, dueInOrder, type Due } from './timers.ts';
 import { changeState } from '../stateChange.ts';
 
 type Schemas = components['schemas'];
@@ -71,7 +72,7 @@ function assertPartnerKey(caller: Caller): string {
 
 /** The earliest change of the partner due by `until`, over every timer (ties: in the order of `timers`). */
 async function nextDue(services: Services, partnerId: string, until: string): Promise<Due | undefined> {
-  return (await dueInOrder(services.storage.db, partnerId, until, 1))[0];
+  return (await dueInOrder(services.timers, services.storage.db, partnerId, until, 1))[0];
 }
 
 async function present(services: Services, partnerId: string, state: ClockState): Promise<SandboxClock> {

@@ -1,11 +1,12 @@
 /**
  * What the service does with v2 orders on its own: a funded onramp delivers; an unfunded
- * order past its deadline is canceled. Applied one order at a time by the sandbox clock's
- * timers (features/clock/timers.ts), from the background jobs registered in server/jobs.ts
- * and from `POST /sandbox/clock/advance` alike.
+ * order past its deadline is canceled. Declared here as the orders' timers; applied one order
+ * at a time by the sandbox clock's mechanism (features/clock/timers.ts), from the background
+ * jobs server/jobs.ts gathers and from `POST /sandbox/clock/advance` alike.
  */
-import type { Services } from '../../services.ts';
+import type { Services, Timer, TransitionKind } from '../../services.ts';
 import type { OrderAction, OrderStatus } from './machine.ts';
+import { ordersRepository } from './repository.ts';
 import { changeOrder, statusChange } from './useCases.ts';
 
 export const orderTimers = {
@@ -29,3 +30,21 @@ export async function applyOrderTimer(services: Services, timer: keyof typeof or
   });
   return applied;
 }
+
+const orderTimer = (job: string, timer: keyof typeof orderTimers, kind: TransitionKind): Timer => ({
+  job,
+  async due(db, scope, until, limit) {
+    const { status, column } = orderTimers[timer];
+    const rows = await ordersRepository(db).due(status, column, until, limit, scope);
+    return rows.map((row) => ({ kind, id: row.id, organizationId: row.organization_id, dueAt: row.due_at! }));
+  },
+  apply: (services, item) => applyOrderTimer(services, timer, item.organizationId, item.id),
+});
+
+/** In the order an advance applies changes due at one instant. */
+export const ordersTimers: Timer[] = [
+  // An unfunded order is canceled at its funding deadline (fundingWindowMs), its authorization with it.
+  orderTimer('expireOrderFunding', 'fundingDeadline', 'orderFundingExpired'),
+  // A deposited onramp completes (settleDelayMs).
+  orderTimer('settleOrders', 'settle', 'orderCompleted'),
+];

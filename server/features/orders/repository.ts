@@ -1,6 +1,6 @@
 /** Orders (v2): one per quote, enforced by a unique constraint on quote_id. */
 import type { Selectable } from 'kysely';
-import { followsClock, type DueScope } from '../clock/repository.ts';
+import { followsClock, type DueScope } from '../../storage/clockScope.ts';
 import type { Db, Storage, Tx } from '../../storage/database.ts';
 import { insertCompiled, runCompiled } from '../../storage/compiled.ts';
 import { countOf, insertWithPositions, pageRange, positionPage, type Counter } from '../../storage/positions.ts';

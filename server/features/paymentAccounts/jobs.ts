@@ -1,12 +1,13 @@
 /**
- * What the rail does on its own: it finishes the verification of a due account. Applied one
- * account at a time by the sandbox clock's timers (features/clock/timers.ts), from the
- * background job registered in server/jobs.ts and from `POST /sandbox/clock/advance` alike.
+ * What the rail does on its own: it finishes the verification of a due account. Declared
+ * here as the payment accounts' timer; applied one account at a time by the sandbox clock's
+ * mechanism (features/clock/timers.ts), from the background job server/jobs.ts gathers and
+ * from `POST /sandbox/clock/advance` alike.
  */
-import type { Services } from '../../services.ts';
+import type { Services, Timer } from '../../services.ts';
 import { moveDirections, type Rails } from './machine.ts';
 import { changePaymentAccount } from './useCases.ts';
-import type { PaymentAccountRow } from './repository.ts';
+import { paymentAccountsRepository, type PaymentAccountRow } from './repository.ts';
 
 /**
  * The rail finishing its verification of a due account: its pending directions become
@@ -28,3 +29,15 @@ export async function applyAccountVerification(services: Services, organizationI
   );
   return before !== undefined && (after!.rails !== before.rails || after!.status !== before.status);
 }
+
+export const paymentAccountsTimers: Timer[] = [
+  // The rail verifies a payment account (verificationDelayMs).
+  {
+    job: 'verifyPaymentAccounts',
+    async due(db, scope, until, limit) {
+      const rows = await paymentAccountsRepository(db).dueForVerification(until, limit, scope);
+      return rows.map((row) => ({ kind: 'paymentAccountReady' as const, id: row.id, organizationId: row.organization_id, dueAt: row.verify_at! }));
+    },
+    apply: (services, item) => applyAccountVerification(services, item.organizationId, item.id),
+  },
+];

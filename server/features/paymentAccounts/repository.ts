@@ -1,6 +1,6 @@
 /** Payment accounts (v2): bank accounts by CLABE, one holder per CLABE. */
 import type { Selectable } from 'kysely';
-import { followsClock, type DueScope } from '../clock/repository.ts';
+import { followsClock, type DueScope } from '../../storage/clockScope.ts';
 import type { Db, Storage, Tx } from '../../storage/database.ts';
 import { insertWithPositions, positionPage } from '../../storage/positions.ts';
 import type { PaymentAccountsTable } from '../../storage/tables.ts';

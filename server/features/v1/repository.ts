@@ -6,7 +6,7 @@
  * Swaps are listed the same way (v1ListCustomerSwaps; their positions since 150-quote-and-swap-lists).
  */
 import type { Selectable } from 'kysely';
-import { followsClock, type DueScope } from '../clock/repository.ts';
+import { followsClock, type DueScope } from '../../storage/clockScope.ts';
 import type { Db, Engine, Tx } from '../../storage/database.ts';
 import { insertWithPositions, positionPage } from '../../storage/positions.ts';
 import type { Tables, V1BankAccountsTable, V1OnboardingLinksTable, V1OrdersTable, V1SwapsTable, V1WalletsTable } from '../../storage/tables.ts';

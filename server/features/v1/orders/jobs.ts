@@ -1,10 +1,10 @@
 /**
  * The v1 steps the service takes on its own: token delivery of funded onramps, the end of
- * offramp reversal windows. Applied one order at a time by the sandbox clock's timers
- * (features/clock/timers.ts), from the background job registered in server/jobs.ts and from
- * `POST /sandbox/clock/advance` alike.
+ * offramp reversal windows. Declared here as the v1 orders' timer; applied one order at a
+ * time by the sandbox clock's mechanism (features/clock/timers.ts), from the background job
+ * server/jobs.ts gathers and from `POST /sandbox/clock/advance` alike.
  */
-import type { Services } from '../../../services.ts';
+import type { Services, Timer } from '../../../services.ts';
 import { v1OrdersRepository } from '../repository.ts';
 import { changeV1Order, deliverTokens } from './useCases.ts';
 
@@ -30,3 +30,20 @@ export async function applyV1OrderTimer(services: Services, id: string): Promise
   });
   return applied;
 }
+
+export const v1OrdersTimers: Timer[] = [
+  // A funded onramp's tokens arrive (RAMP_V1_DELIVERY_SECONDS); a completed offramp is finalized (RAMP_V1_REVERSAL_WINDOW_SECONDS).
+  {
+    job: 'v1-order-settlement',
+    async due(db, scope, until, limit) {
+      const rows = await v1OrdersRepository(db).due(until, limit, scope);
+      return rows.map((row) => ({
+        kind: row.type === 'onramp' ? ('v1TokensDelivered' as const) : ('v1OfframpFinalized' as const),
+        id: row.id,
+        organizationId: row.customer_id,
+        dueAt: row.due_at!,
+      }));
+    },
+    apply: async (services, item) => (await applyV1OrderTimer(services, item.id)) !== undefined,
+  },
+];
