@@ -6,7 +6,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import * as OpenApiValidator from 'express-openapi-validator';
 import { authenticate } from './features/apiKeys/authenticate.ts';
 import { assertSandbox } from './shared/environment.ts';
-import { errorHandler, internalCause, refusedWhileAnswering } from './http/errors.ts';
+import { errorHandler, internalCause } from './http/errors.ts';
+import { chain } from './http/chain.ts';
 import { limitReads } from './features/rateLimits/useCases.ts';
 import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import type { Caller } from './features/organizations/scope.ts';
@@ -15,7 +16,7 @@ import { integerQueryNames, refusedParameters, refusedValue } from './shared/req
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { StoredBody, StoredPage } from './shared/storedBodies.ts';
-import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValidator, type SchemaName } from './shared/contractSchemas.ts';
+import { storedCheck } from './http/storedAnswers.ts';
 import { surfaceOf, type ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
@@ -77,8 +78,7 @@ export function createApp(services: Services, handlers: Handlers) {
  * -X POST`: neither Content-Length nor Transfer-Encoding, which the body parsers skip):
  * v1 lists read it as the defaults (v1.yaml, Pagination), other operations name the fields they
  * need, and the validator's discriminator check never meets an undefined body. The steps run
- * as one Express layer (chain): the router's per-layer work is a real share of a cheap
- * request's CPU.
+ * as one Express layer (http/chain.ts).
  */
 function bodyParsing(): RequestHandler {
   return chain(
@@ -212,30 +212,6 @@ function validatorDocument(document: Record<string, any>) {
   return copy;
 }
 
-/**
- * Middlewares run in order as one: an error (passed, thrown or a rejected promise) skips the
- * rest and goes to Express's error handlers, as it would from separate layers. The response
- * validator reports a refused answer here too, after the chain is done: a refusal of the error
- * handler's own answer goes back to it (http/errors.ts refusedWhileAnswering).
- */
-function chain(...middlewares: RequestHandler[]): RequestHandler {
-  return (req, res, done) => {
-    let index = 0;
-    const next = (error?: unknown) => {
-      if (error) return refusedWhileAnswering(req, error) ? undefined : done(error);
-      const middleware = middlewares[index++];
-      if (!middleware) return done();
-      try {
-        const result = middleware(req, res, next) as unknown;
-        if (typeof (result as Promise<unknown> | undefined)?.then === 'function') (result as Promise<unknown>).then(undefined, (e: unknown) => done(e || new Error('Rejected promise')));
-      } catch (e) {
-        done(e);
-      }
-    };
-    next();
-  };
-}
-
 /** What every handler returns, seen without its operation's types. */
 interface LooseReply {
   status: number;
@@ -247,44 +223,12 @@ interface LooseReply {
 /** `/organization/{organizationId}/order/{id}` → `/organization/:organizationId/order/:id` */
 export const toExpressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
-/**
- * The response validator sees only what goes through `res.json`; a stored body or page is sent
- * as text, checked against its schema when it was stored (shared/storedBodies.ts). Here the
- * rest is checked, with response validation on (the default): that the operation's response
- * for the status is that schema (a body) or lists items of it (a page), and a page's own
- * members against that response schema. An answer that fails is not sent: the error handler
- * answers the 500 `internal error`, as for any refused answer.
- */
-function storedCheck(services: Services, operation: ContractOperation) {
-  const { document } = services.contract;
-  // Per documented status, found and compiled on the first stored answer with it.
-  const byStatus = new Map<number, { answered: string | undefined; listed: string | undefined; validate: ReturnType<typeof schemaValidator> }>();
-  return (status: number, stored: StoredBody<SchemaName> | StoredPage<SchemaName>) => {
-    if (!services.config.validateResponses) return;
-    let check = byStatus.get(status);
-    if (!check) {
-      const pointer = responseSchema(operation.path, operation.method, status);
-      check = { answered: answeredSchema(document, pointer), listed: listedItemSchema(document, pointer), validate: schemaValidator(document, pointer) };
-      byStatus.set(status, check);
-    }
-    const page = stored instanceof StoredPage;
-    const expected = page ? check.listed : check.answered;
-    if (expected !== stored.schema) {
-      const what = page ? `lists ${expected ?? 'no component schema'}, not the stored ${stored.schema} bodies` : `is ${expected ?? 'no component schema'}, not the stored ${stored.schema} body`;
-      throw new Error(`response to ${operation.operationId} (${status}) ${what} it was given`);
-    }
-    if (page && !check.validate(stored.envelope())) {
-      throw new Error(`response to ${operation.operationId} (${status}) does not match its schema: ${refusal(check.validate)}`);
-    }
-  };
-}
-
 /** v2 reads count against their organization's and their key's rate limits (server/features/rateLimits/useCases.ts). */
 function limitReadsOf(services: Services) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const caller = (req as Request & { caller: Caller }).caller;
     limitReads(
-      services.storage.db,
+      services,
       caller,
       req.params.organizationId as string | undefined,
       { readsPerSecond: services.config.rateLimitReadsPerSecond, keyReadsPerSecond: services.config.rateLimitKeyReadsPerSecond, windowSeconds: services.config.rateLimitWindowSeconds },

@@ -3,14 +3,11 @@
  * prototypes (`app.request`, `app.response`) from the start.
  *
  * Express 5 gives each request and response those prototypes as it arrives, with
- * Object.setPrototypeOf in `app.handle` (expressjs/express#5998). Changing an object's
- * prototype after it is made is slow in V8, and it also kept what each request allocated
- * alive through two young-generation collections. Every scavenge then copied and promoted
- * about 2.5 MB and paused the server for 3 to 10 ms, in a bare Express 5 route as in this
- * server (`node --trace-gc-nvp`). Made here with those prototypes, a request and its response
- * already have them, so Express's step changes nothing. A scavenge then promotes about 10 KB
- * and pauses for under 1 ms, and the sandbox spends 40 to 60 % less CPU on a cheap read
- * (bench/, docs/performance.md).
+ * Object.setPrototypeOf in `app.handle` (expressjs/express#5998). V8 handles an object whose
+ * prototype changes after it is made slowly, and it kept what each request allocated alive
+ * into the old generation (`node --trace-gc-nvp`). Made here with those prototypes, a request
+ * and its response already have them, so Express's step changes nothing. It holds the floor
+ * "≥ 2× Prism mock on every throughput scenario" (bench/README.md, the audit).
  */
 import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Express } from 'express';
@@ -26,8 +23,8 @@ export function createHttpServer(app: Express, options: ServerOptions = {}): Ser
  * A constructor of `base`'s objects whose prototype is `prototype` (which descends from base's)
  * from the start. Node's IncomingMessage and ServerResponse are ES5 constructors, and this
  * extends them the way Node extends its own (`Base.call(this, …)`). A class cannot take an
- * existing object as its prototype. Reflect.construct with such a target made V8 build a new
- * hidden class for every object (30 µs each).
+ * existing object as its prototype, and Reflect.construct with such a target made V8 build a
+ * new hidden class for every object.
  */
 function madeWith<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
   function made(this: object, ...args: unknown[]) {

@@ -3,10 +3,11 @@
  * the Order it shows (features/orders/presenters.ts `orderBody`), checked against the Order
  * schema when it was written. Its operations answer the stored text (`StoredBody`: getOrder,
  * createOrder, cancelOrder, authorizeOrder) or a page of them (`StoredPage`: GET /orders)
- * instead of parsing, checking and serializing the order again on every request. server/app.ts
- * sends them past the response validator's `res.json` hook, after checking what it has not
- * seen: that the operation answers, or lists, the schema they were checked against, and a
- * page's own members against the operation's response schema.
+ * instead of parsing, checking and serializing the order again on every request (the floor
+ * that needs it: storage/storedBodies.ts). server/app.ts sends them past the response
+ * validator's `res.json` hook, after checking what it has not seen (http/storedAnswers.ts):
+ * that the operation answers, or lists, the schema they were checked against, and a page's own
+ * members against the operation's response schema.
  */
 import type { components } from '../../generated/types/ramp.ts';
 import type { SchemaName } from './contractSchemas.ts';

@@ -7,6 +7,8 @@
  * and shape, and each call passes its values. A transaction opened by `inTransaction`
  * (positions.ts) shares its database's queries: same dialect, same SQL.
  * A cache of derived SQL text, not state (apiKeys/repository.ts does the same for the key).
+ * It holds the floor "≥ 2× Prism mock on every throughput scenario" for quote + order, the
+ * scenario with the least margin (bench/README.md, the audit).
  */
 import type { CompiledQuery, Compilable, QueryResult } from 'kysely';
 import type { Db, Tx } from './database.ts';

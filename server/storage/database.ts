@@ -136,9 +136,10 @@ function outageWatch(database: SQLite.Database, health: DatabaseHealth) {
 
 /**
  * A reader statement that fetches its rows as arrays and turns each into an object with code
- * made for its columns: better-sqlite3 builds each row object key by key, about 0.4 µs a
- * value (30 orders of 27 columns: 380 µs of a list request, 175 µs this way). Writers are
- * left as they are.
+ * made for its columns, where better-sqlite3 builds each row object key by key. Writers are
+ * left as they are. Kept for the floor "≥ 2× Prism mock on every throughput scenario": its
+ * removal was not shown safe for quote + order, the scenario with the least margin
+ * (bench/README.md, the audit).
  */
 function withRowMapper(statement: SQLite.Statement): SqliteStatement {
   if (!statement.reader) return statement;

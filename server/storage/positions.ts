@@ -249,12 +249,8 @@ export async function positionPage<T extends keyof Tables>(
   return { items: items as Selectable<Tables[T]>[], total: boundsSize(bounds) };
 }
 
-/**
- * What rolls back an insert that a unique index refused, caught by insertWithPositions itself.
- * Made once: an Error captures the stack when made, which on every createQuote and
- * createOrder cost more CPU than one of their statements.
- */
-const refusedInsert = new Error('insert refused by a unique index');
+/** What rolls back an insert that a unique index refused, caught by insertWithPositions itself. */
+class InsertRefused extends Error {}
 
 /**
  * Inserts a listed row with its positions: takes the counters and runs `insert` with the row
@@ -283,11 +279,11 @@ export async function insertWithPositions<R extends { created_at: string; update
       return await db.transaction().execute(async (tx) => {
         shareCompiled(db, tx);
         const { stored, inserted } = await place(tx);
-        if (!inserted) throw refusedInsert;
+        if (!inserted) throw new InsertRefused('insert refused by a unique index');
         return stored;
       });
     } catch (error) {
-      if (error === refusedInsert) return undefined;
+      if (error instanceof InsertRefused) return undefined;
       throw error;
     }
   }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { orderBody, orderBodyTag, presentOrder } from '../../server/features/orders/presenters.ts';
 import type { OrderView } from '../../server/features/orders/repository.ts';
 import { loadContract } from '../../server/shared/contract.ts';
+import { bodyTag } from '../../server/storage/storedBodies.ts';
 
 const { document } = loadContract();
 
@@ -45,6 +46,20 @@ describe('a stored order body', () => {
       `the stored response body of order ${row.id} does not match the contract's Order schema: /status must be equal to one of the allowed values`,
     );
     expect(() => orderBody(document, { ...row, failure_message: '' })).toThrow(/\/failure\/message must NOT have fewer than 1 characters/);
+  });
+
+  it('is tagged with the contract and presentOrder\'s own code', () => {
+    expect(orderBodyTag(document)).toBe(bodyTag(document, presentOrder));
+  });
+
+  it('has another tag when presentOrder changes, on any branch', () => {
+    // A change on a branch few orders reach (a failure without a message), made to presentOrder's code as written.
+    const source = String(presentOrder);
+    const edited = source.replace('row.failure_message ?? row.failure_code', 'row.failure_message ?? "failed"');
+    expect(edited).not.toBe(source);
+    const changed = { toString: () => edited } as unknown as typeof presentOrder;
+    expect(bodyTag(document, changed)).not.toBe(orderBodyTag(document));
+    expect(bodyTag(document, { toString: () => source } as unknown as typeof presentOrder)).toBe(orderBodyTag(document));
   });
 
   it('has another tag under another contract', () => {

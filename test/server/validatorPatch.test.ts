@@ -8,7 +8,7 @@
  * or the operation it matched) and, for a matched request, the operation's preprocessed request
  * and response schemas. Then every operation answers its documented statuses with the
  * contract's examples (or a body that breaks its schema), under several Accept and Content-Type
- * headers (the patch keeps per-operation middlewares and validators by the headers as sent): the response validator must pass and refuse the same bodies. It also binds the start-up check (server/http/validatorPatch.ts) to the
+ * headers: the response validator must pass and refuse the same bodies. It also binds the start-up check (server/http/validatorPatch.ts) to the
  * versions package.json pins and to the patch file's name.
  */
 import { readdirSync, readFileSync } from 'node:fs';

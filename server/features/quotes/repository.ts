@@ -20,8 +20,7 @@ export function quotesRepository(db: Db | Tx) {
     /** Inserts the quote with its place in the organization's list (listQuotes); answers it as stored. */
     async insert(row: NewQuoteRow): Promise<QuoteRow> {
       const lifetimeMs = Date.parse(row.expires_at) - Date.parse(row.created_at);
-      // Not a spread: ordersRepository.insert says why.
-      const stored = await insertWithPositions(db, Object.assign({}, row, { position: null as number | null }), [{ list: 'quotes', scope: row.organization_id, column: 'position' }], async (tx, r) => {
+      const stored = await insertWithPositions(db, { ...row, position: null as number | null }, [{ list: 'quotes', scope: row.organization_id, column: 'position' }], async (tx, r) => {
         // The list may stamp it a moment later (positions.ts keeps created_at in list order): the quote keeps its whole lifetime.
         r.expires_at = new Date(Date.parse(r.created_at) + lifetimeMs).toISOString();
         await insertCompiled(tx, 'quotes.insert', r, (r) => tx.insertInto('quotes').values(r));

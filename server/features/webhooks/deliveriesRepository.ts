@@ -113,10 +113,10 @@ export function deliveriesRepository(db: Db | Tx) {
 
 // The delivery worker's (server/features/webhooks/delivery.ts). It claims and finishes
 // attempts in batches, one transaction each. On PostgreSQL each statement is a round
-// trip, so a batch is one statement. On SQLite a statement runs in-process: a compiled
-// statement per row costs microseconds, where one statement for the batch has a different
-// text for each batch size, which SQLite must prepare again (finishing: a CASE of 4 × n
-// branches, about 30 µs per attempt). Both write the same rows.
+// trip, so a batch is one statement. On SQLite a statement runs in-process: one prepared
+// statement per row is cheaper than one statement for the batch, whose text differs with
+// each batch size and must be prepared again (finishing: a CASE of 4 × n branches). Both
+// write the same rows.
 
 /**
  * Inside a transaction: claims up to `limit` due deliveries, oldest due first, for their
