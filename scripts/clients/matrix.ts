@@ -11,10 +11,13 @@ export const root = resolve(import.meta.dirname, '..', '..');
 export const here = join(root, 'scripts', 'clients');
 const tools = join(root, '.tools');
 export const bin = (name: string) => join(root, 'node_modules', '.bin', name);
-/** The client-generation bundle (scripts/generate.ts, clientDocument). */
+/** The client-generation bundle (scripts/generate.ts, clientDocument): what the docs pages offer. */
 export const document = join(root, 'generated', 'openapi', 'ramp-clients.yaml');
+/** The joined document with the webhooks, for the generators that make the webhooks' models from it (ogen). */
+export const withWebhooks = join(root, 'generated', 'openapi', 'ramp.yaml');
 
 const OAPI_CODEGEN = 'github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2';
+const OGEN = 'github.com/ogen-go/ogen/cmd/ogen@v1.24.0';
 const openapiGeneratorVersion = JSON.parse(readFileSync(join(here, 'openapitools.json'), 'utf8'))['generator-cli'].version as string;
 const npmVersion = (name: string) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
 const pythonVersion = (name: string) => new RegExp(`^${name}==(\\S+)$`, 'm').exec(readFileSync(join(here, 'requirements.txt'), 'utf8'))?.[1] ?? '?';
@@ -28,7 +31,7 @@ export interface Context {
   out: string;
   /** The smoke program's folder, scripts/clients/<id>. */
   smoke: string;
-  /** RAMP_BASE_URL, RAMP_API_KEY, RAMP_ORGANIZATION_ID for the flow. */
+  /** RAMP_BASE_URL, RAMP_API_KEY, RAMP_ORGANIZATION_ID and RAMP_DELIVERY_FILE (a signed orderUpdated delivery, delivery.ts) for the flow. */
   env: Record<string, string>;
   /** Runs a command, its output appended to the generator's log; throws unless it exits 0. */
   run(command: string, args: string[], options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<void>;
@@ -43,6 +46,8 @@ export interface Generator {
   ci: boolean;
   /** The option beyond the defaults it still needs, if any (docs/clients.md). */
   option?: string;
+  /** The document it generates from, when not ramp-clients.yaml. */
+  document?: string;
   steps: Record<StepName, (context: Context) => Promise<void>>;
 }
 
@@ -62,12 +67,14 @@ async function pythonTools(context: Context): Promise<string> {
   return join(venv, 'bin');
 }
 
-async function oapiCodegen(context: Context): Promise<string> {
+/** A Go tool (oapi-codegen, ogen) at its pinned version, built into .tools/bin from the Go module proxy. */
+async function goTool(context: Context, module: string): Promise<string> {
   const dir = join(tools, 'bin');
-  const exe = join(dir, 'oapi-codegen');
-  const stamp = join(dir, `oapi-codegen-${OAPI_CODEGEN.split('@')[1]}`);
+  const name = module.split('@')[0]!.split('/').pop()!;
+  const exe = join(dir, name);
+  const stamp = join(dir, `${name}-${module.split('@')[1]}`);
   if (!existsSync(exe) || !existsSync(stamp)) {
-    await context.run('go', ['install', OAPI_CODEGEN], { env: { GOBIN: dir, CGO_ENABLED: '0' } });
+    await context.run('go', ['install', module], { env: { GOBIN: dir, CGO_ENABLED: '0' } });
     writeFileSync(stamp, '');
   }
   return exe;
@@ -200,11 +207,30 @@ export const generators: Generator[] = [
     tool: 'openapi-generator',
     version: ogVersion,
     ci: false,
-    option: 'modelPropertyNaming=original',
     steps: {
       generate: (c) => openapiGenerator(c, 'typescript-fetch'),
       compile: strictTsc,
       flow: tsxFlow,
+    },
+  },
+  {
+    id: 'openapi-generator-kotlin',
+    language: 'kotlin',
+    tool: 'openapi-generator',
+    version: ogVersion,
+    ci: false,
+    steps: {
+      generate: (c) => openapiGenerator(c, 'kotlin'),
+      compile: async (c) => {
+        // The generator writes a Gradle build; the pom.xml beside the smoke program builds
+        // the same sources with the same dependencies from Maven Central.
+        const target = join(c.out, 'src', 'main', 'kotlin', 'smoke');
+        mkdirSync(target, { recursive: true });
+        copyFileSync(join(c.smoke, 'Main.kt'), join(target, 'Main.kt'));
+        copyFileSync(join(c.smoke, 'pom.xml'), join(c.out, 'pom.xml'));
+        await c.run('mvn', ['-B', '-q', 'compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt'], { cwd: c.out });
+      },
+      flow: (c) => c.run('java', ['-cp', `${join(c.out, 'target', 'classes')}:${readFileSync(join(c.out, 'classpath.txt'), 'utf8').trim()}`, 'smoke.MainKt'], { env: c.env }),
     },
   },
   {
@@ -232,12 +258,33 @@ export const generators: Generator[] = [
     tool: 'oapi-codegen',
     version: () => OAPI_CODEGEN.split('@')[1]!,
     ci: true,
+    option: 'output-options.skip-prune (event models)',
     steps: {
       generate: async (c) => {
-        const exe = await oapiCodegen(c);
+        const exe = await goTool(c, OAPI_CODEGEN);
         const client = join(c.out, 'client');
         mkdirSync(client, { recursive: true });
         await c.run(exe, ['-config', join(c.smoke, 'oapi-codegen.yaml'), document], { cwd: client });
+        writeFileSync(join(client, 'go.mod'), 'module ramp-example/ramp\n\ngo 1.23\n');
+      },
+      compile: (c) => goCompile(c, 'ramp-example/ramp'),
+      flow: (c) => c.run(join(c.out, 'smoke-bin'), [], { env: c.env }),
+    },
+  },
+  {
+    id: 'ogen',
+    language: 'go',
+    tool: 'ogen',
+    version: () => OGEN.split('@')[1]!,
+    ci: true,
+    document: 'ramp.yaml',
+    steps: {
+      generate: async (c) => {
+        const exe = await goTool(c, OGEN);
+        const client = join(c.out, 'client');
+        // ramp.yaml, with the webhooks: ogen makes their event models from them (it generates
+        // the schemas operations and webhooks use), and takes sign-in's two bodies.
+        await c.run(exe, ['--target', client, '--package', 'ramp', '--clean', withWebhooks]);
         writeFileSync(join(client, 'go.mod'), 'module ramp-example/ramp\n\ngo 1.23\n');
       },
       compile: (c) => goCompile(c, 'ramp-example/ramp'),
@@ -274,14 +321,19 @@ export const generators: Generator[] = [
     tool: 'openapi-zod-client',
     version: () => npmVersion('openapi-zod-client'),
     ci: true,
-    option: '--media-type-expr (typed errors)',
+    option: '--media-type-expr (typed errors), --export-schemas (event models)',
     steps: {
       generate: (c) => {
         mkdirSync(join(c.out, 'client'));
-        // The one option beyond the defaults (docs/clients.md): by default only
+        // The options beyond the defaults (docs/clients.md): by default only
         // `application/json` answers get a schema, and RFC 9457 problems are
-        // `application/problem+json`, so the typed errors would be `z.void()`.
-        return c.run(bin('openapi-zod-client'), [document, '-o', join(c.out, 'client', 'ramp.ts'), '--media-type-expr', "mediaType === 'application/json' || mediaType === 'application/problem+json'"]);
+        // `application/problem+json`, so the typed errors would be `z.void()`; and only the
+        // schemas operations use are exported, which leaves out the webhooks' event models.
+        return c.run(bin('openapi-zod-client'), [
+          document, '-o', join(c.out, 'client', 'ramp.ts'),
+          '--media-type-expr', "mediaType === 'application/json' || mediaType === 'application/problem+json'",
+          '--export-schemas',
+        ]);
       },
       compile: strictTsc,
       flow: tsxFlow,

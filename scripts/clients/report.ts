@@ -18,6 +18,8 @@ export interface Row {
   tool: string;
   version: string;
   ci: boolean;
+  /** The document it generated from, in generated/openapi/. */
+  document: string;
   option?: string;
   steps: Record<StepName, StepResult>;
 }
@@ -73,9 +75,9 @@ export function writeReadmeTable(rows: Row[], seconds: number) {
   const table = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round(seconds)} s in all, one generator at a time on a shared 2-core machine; \`ci\`: in the default run.`,
     '',
-    '| generator | version | language | option beyond the defaults | generate | compile | flow | ci |',
-    '|-|-|-|-|-|-|-|-|',
-    ...rows.map((r) => `| ${r.tool} | ${r.version} | ${r.language} | ${r.option ? `\`${r.option}\`` : 'none'} | ${cell(r.steps.generate)} | ${cell(r.steps.compile)} | ${cell(r.steps.flow)} | ${r.ci ? 'yes' : ''} |`),
+    '| generator | version | language | document | option beyond the defaults | generate | compile | flow | ci |',
+    '|-|-|-|-|-|-|-|-|-|',
+    ...rows.map((r) => `| ${r.tool} | ${r.version} | ${r.language} | \`${r.document}\` | ${r.option ? `\`${r.option}\`` : 'none'} | ${cell(r.steps.generate)} | ${cell(r.steps.compile)} | ${cell(r.steps.flow)} | ${r.ci ? 'yes' : ''} |`),
   ].join('\n');
   writeFileSync(file, `${readme.slice(0, readme.indexOf(start) + start.length)}\n\n${table}\n\n${readme.slice(readme.indexOf(end))}`);
 }

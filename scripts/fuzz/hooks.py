@@ -34,6 +34,12 @@
    What is judged is the request as sent, not the generated case: a form body cannot carry an
    object member, and Schemathesis leaves such a member out, so a NUL in its name never
    reaches the server (a 200 to POST /auth/launch failed the check that way).
+
+3. Links' bodies. A link that sends the next operation a body (quote -> order,
+   `{"quoteId": ...}`) gives it as `x-request-body`, not as the Link Object's `requestBody`,
+   which openapi-generator's validator refuses unless it is a string (openapi/README.md).
+   `before_load_schema` gives it back to Schemathesis as `requestBody`, so the stateful phase
+   still follows the link with its body.
 """
 
 from __future__ import annotations
@@ -63,6 +69,23 @@ def before_add_examples(context, examples):
         return
     examples[0:0] = [_case(operation, request) for request in requests]
     examples.append(_case(operation, requests[0]))
+
+
+@schemathesis.hook
+def before_load_schema(context, raw_schema):
+    restore_link_bodies(raw_schema)
+
+
+def restore_link_bodies(document: dict[str, Any]) -> None:
+    """Each link's `x-request-body` becomes its `requestBody` (point 3 above)."""
+    for item in (document.get("paths") or {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for response in (operation.get("responses") or {}).values():
+                for link in ((response or {}).get("links") or {}).values():
+                    if isinstance(link, dict) and "x-request-body" in link:
+                        link["requestBody"] = link.pop("x-request-body")
 
 
 def _case(operation, request: dict[str, Any]):

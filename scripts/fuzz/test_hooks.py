@@ -177,5 +177,26 @@ class OwnKey(unittest.TestCase):
         self.assertTrue(hooks.filter_case(type("Ctx", (), {"operation": other})(), positive_case(path_id="abc")))
 
 
+class LinkBodies(unittest.TestCase):
+    def test_a_links_x_request_body_reaches_schemathesis_as_its_request_body(self):
+        body = {"quoteId": "$response.body#/quoteId"}
+        document = {
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {
+                "/quotes": {
+                    "post": {
+                        "operationId": "createQuote",
+                        "responses": {"201": {"description": "ok", "links": {"CreateOrder": {"operationId": "createOrder", "x-request-body": body}}}},
+                    }
+                },
+                "/orders": {"post": {"operationId": "createOrder", "responses": {"201": {"description": "ok"}}}},
+            },
+        }
+        schema = schemathesis.openapi.from_dict(document, config=schemathesis.Config())
+        link = schema.raw_schema["paths"]["/quotes"]["post"]["responses"]["201"]["links"]["CreateOrder"]
+        self.assertEqual(link, {"operationId": "createOrder", "requestBody": body})
+
+
 if __name__ == "__main__":
     unittest.main()

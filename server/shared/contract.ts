@@ -44,14 +44,15 @@ export function loadContract(path = contractPath): Contract {
   const problems = new Map<ProblemSlug, ProblemType>();
   for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
     if (!name.endsWith('Problem')) continue;
-    // A problem schema is one flat object that fixes its type, title and status as
-    // single-value enums (not `const`, not an allOf: see docs/clients.md).
+    // A problem schema is one flat object that fixes its type and title as single-value
+    // enums and its status as minimum = maximum (not `const`, not an allOf, no integer enum:
+    // see docs/clients.md).
     const fixed = schema.properties;
     if (!fixed?.type?.enum) continue;
     const [type] = fixed.type.enum as [string];
     // The type-level twin of this reading is ProblemSlug (server/shared/problems.ts).
     const slug = type.slice(type.lastIndexOf('/') + 1) as ProblemSlug;
-    problems.set(slug, { slug, type, title: fixed.title.enum[0], status: fixed.status.enum[0] });
+    problems.set(slug, { slug, type, title: fixed.title.enum[0], status: fixed.status.minimum });
   }
   const operations: ContractOperation[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {

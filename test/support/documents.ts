@@ -8,8 +8,8 @@ export const surfaces = ['v1', 'v2', 'lookup', 'auth'] as const;
 export type Surface = (typeof surfaces)[number];
 export type Json = Record<string, any>;
 
-/** The bundles in generated/openapi: one per surface, the joined one, and the joined one for client generators. */
-export const bundleNames = [...surfaces, 'ramp', 'ramp-clients'] as const;
+/** The bundles in generated/openapi: one per surface, the joined one, and the copies of each for client generators. */
+export const bundleNames = [...surfaces, 'ramp', 'ramp-clients', ...surfaces.map((s) => `${s}-clients` as const)] as const;
 export type BundleName = (typeof bundleNames)[number];
 
 /**

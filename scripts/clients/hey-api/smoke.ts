@@ -1,13 +1,14 @@
 /**
  * The partner flow with the client @hey-api/openapi-ts generates from
  * generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
- * RAMP_BASE_URL, RAMP_API_KEY. Type-checked with strict tsc before it runs.
+ * RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE. Type-checked with strict tsc before it runs.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { client } from './client/client.gen';
 import { createWebhookSubscription, listOrganizations, listTokenCosts, v1CreateOrganization } from './client/sdk.gen';
-import type { ConflictProblem, WebhookSubscriptionRequest } from './client/types.gen';
+import type { ConflictProblem, OrderUpdatedEvent, WebhookSubscriptionRequest } from './client/types.gen';
 
 // The API key goes raw in Authorization, without a scheme.
 client.setConfig({ baseUrl: process.env.RAMP_BASE_URL!, auth: () => process.env.RAMP_API_KEY! });
@@ -37,4 +38,8 @@ const conflict: ConflictProblem = again.error;
 assert.equal(conflict.status, 409);
 assert.ok(conflict.instance);
 
-console.log('hey-api: organizations, customer, token costs, webhook subscription and its 409 ok');
+// The live delivery, read as the generated event model (hey-api makes types: the check is tsc's).
+const delivered: OrderUpdatedEvent = JSON.parse(readFileSync(process.env.RAMP_DELIVERY_FILE!, 'utf8'));
+console.log(`delivery ${delivered.event} ${delivered.order.id} ${delivered.order.status}`);
+
+console.log('hey-api: organizations, customer, token costs, webhook subscription and its 409, delivery ok');

@@ -1,11 +1,14 @@
 // The partner flow with the client oapi-codegen generates from
 // generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
-// RAMP_BASE_URL, RAMP_API_KEY. The generated module is wired in with a replace directive.
+// RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE,
+// decoded with the event model output-options.skip-prune keeps. The generated module is
+// wired in with a replace directive.
 package main
 
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -62,7 +65,7 @@ func main() {
 	check(err == nil && price > 0, "CETES price %v", cetes.TokenCostInFiat)
 
 	// A webhook subscription; its secret is shown once.
-	request := ramp.WebhookSubscriptionRequest{Url: "https://partner.example/hooks/" + uuid(), EventType: ramp.OrderUpdated}
+	request := ramp.WebhookSubscriptionRequest{Url: "https://partner.example/hooks/" + uuid(), EventType: ramp.WebhookEventTypeOrderUpdated}
 	created, err := client.CreateWebhookSubscriptionWithResponse(ctx, request)
 	check(err == nil && created.JSON201 != nil, "create subscription: %v %s", err, created.Body)
 	check(created.JSON201.Url == request.Url && len(*created.JSON201.Secret) == 44, "created %+v", created.JSON201)
@@ -73,5 +76,13 @@ func main() {
 	var conflict ramp.ConflictProblem = *again.ApplicationproblemJSON409
 	check(conflict.Type == "https://docs.ramp.example/errors/conflict" && conflict.Status == 409 && conflict.Instance != "", "conflict %+v", conflict)
 
-	fmt.Println("oapi-codegen: organizations, customer, token costs, webhook subscription and its 409 ok")
+	// The live delivery, decoded with the generated event model.
+	body, err := os.ReadFile(os.Getenv("RAMP_DELIVERY_FILE"))
+	check(err == nil, "delivery: %v", err)
+	var delivered ramp.OrderUpdatedEvent
+	err = json.Unmarshal(body, &delivered)
+	check(err == nil, "delivery: %v", err)
+	fmt.Printf("delivery %s %s %s\n", delivered.Event, delivered.Order.Id, delivered.Order.Status)
+
+	fmt.Println("oapi-codegen: organizations, customer, token costs, webhook subscription and its 409, delivery ok")
 }

@@ -1,11 +1,13 @@
 // The partner flow with openapi-generator's Go client, generated from
 // generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
-// RAMP_BASE_URL, RAMP_API_KEY. The generated module is wired in with a replace directive.
+// RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE.
+// The generated module is wired in with a replace directive.
 package main
 
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -75,5 +77,13 @@ func main() {
 	check(ok, "409 model %T", apiErr.Model())
 	check(conflict.GetType() == "https://docs.ramp.example/errors/conflict" && conflict.GetStatus() == 409 && conflict.GetInstance() != "", "conflict %+v", conflict)
 
-	fmt.Println("openapi-generator go: organizations, customer, token costs, webhook subscription and its 409 ok")
+	// The live delivery, decoded with the generated event model.
+	body, err := os.ReadFile(os.Getenv("RAMP_DELIVERY_FILE"))
+	check(err == nil, "delivery: %v", err)
+	var delivered ramp.OrderUpdatedEvent
+	err = json.Unmarshal(body, &delivered)
+	check(err == nil, "delivery: %v", err)
+	fmt.Printf("delivery %s %s %s\n", delivered.Event, delivered.Order.Id, delivered.Order.Status)
+
+	fmt.Println("openapi-generator go: organizations, customer, token costs, webhook subscription and its 409, delivery ok")
 }

@@ -1,6 +1,7 @@
 // The partner flow with openapi-generator's Java client (okhttp-gson), generated from
 // generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
-// RAMP_BASE_URL, RAMP_API_KEY. Compiled with the generated sources by mvn compile.
+// RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE.
+// Compiled with the generated sources by mvn compile.
 package smoke;
 
 import com.rampexample.client.ApiClient;
@@ -9,6 +10,7 @@ import com.rampexample.client.api.OrganizationsApi;
 import com.rampexample.client.api.PricesApi;
 import com.rampexample.client.api.WebhooksApi;
 import com.rampexample.client.model.ConflictProblem;
+import com.rampexample.client.model.OrderUpdatedEvent;
 import com.rampexample.client.model.Organization;
 import com.rampexample.client.model.OrganizationPage;
 import com.rampexample.client.model.OrganizationType;
@@ -18,6 +20,8 @@ import com.rampexample.client.model.WebhookEventType;
 import com.rampexample.client.model.WebhookSubscriptionCreated;
 import com.rampexample.client.model.WebhookSubscriptionRequest;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 
@@ -62,6 +66,10 @@ public final class Smoke {
       check(conflict.getType() == ConflictProblem.TypeEnum.HTTPS_DOCS_RAMP_EXAMPLE_ERRORS_CONFLICT && conflict.getInstance() != null, "conflict " + conflict);
     }
 
-    System.out.println("openapi-generator java: organizations, customer, token costs, webhook subscription and its 409 ok");
+    // The live delivery, decoded with the generated event model (its fromJson checks the required fields).
+    OrderUpdatedEvent delivered = OrderUpdatedEvent.fromJson(Files.readString(Path.of(System.getenv("RAMP_DELIVERY_FILE"))));
+    System.out.println("delivery " + delivered.getEvent().getValue() + " " + delivered.getOrder().getId() + " " + delivered.getOrder().getStatus().getValue());
+
+    System.out.println("openapi-generator java: organizations, customer, token costs, webhook subscription and its 409, delivery ok");
   }
 }

@@ -1,6 +1,7 @@
 """The partner flow with openapi-generator's Python client, generated from
 generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
-RAMP_BASE_URL, RAMP_API_KEY and RAMP_ORGANIZATION_ID (the key's organization).
+RAMP_BASE_URL, RAMP_API_KEY and RAMP_ORGANIZATION_ID (the key's organization); and a
+signed delivery the harness received, RAMP_DELIVERY_FILE.
 Type-checked with mypy before it runs."""
 import os
 import uuid
@@ -45,4 +46,10 @@ with ramp_client.ApiClient(configuration) as api:
         assert isinstance(conflict, ramp_client.ConflictProblem), type(conflict)
         assert conflict.type.rsplit("/", 1)[-1] == "conflict" and conflict.status == 409 and conflict.instance, conflict
 
-print("openapi-generator python: organizations, customer, token costs, webhook subscription and its 409 ok")
+# The live delivery, decoded with the generated event model.
+with open(os.environ["RAMP_DELIVERY_FILE"], encoding="utf-8") as file:
+    delivered = ramp_client.OrderUpdatedEvent.from_json(file.read())
+assert delivered is not None
+print(f"delivery {delivered.event} {delivered.order.id} {delivered.order.status.value}")
+
+print("openapi-generator python: organizations, customer, token costs, webhook subscription and its 409, delivery ok")

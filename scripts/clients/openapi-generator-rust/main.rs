@@ -1,6 +1,6 @@
 //! The partner flow with openapi-generator's Rust client, generated from
 //! generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
-//! RAMP_BASE_URL, RAMP_API_KEY.
+//! RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE.
 use ramp_client::apis::configuration::{ApiKey, Configuration};
 use ramp_client::apis::webhooks_api::CreateWebhookSubscriptionError;
 use ramp_client::apis::{organizations_api, prices_api, webhooks_api, Error};
@@ -48,7 +48,13 @@ async fn main() {
         other => panic!("a duplicate subscription answered {other:?}"),
     }
 
-    println!("openapi-generator rust: organizations, customer, token costs, webhook subscription and its 409 ok");
+    // The live delivery, decoded with the generated event model (serde, as the client's answers).
+    let body = std::fs::read_to_string(env("RAMP_DELIVERY_FILE")).expect("the delivery file");
+    let delivered: models::OrderUpdatedEvent = serde_json::from_str(&body).expect("an OrderUpdatedEvent");
+    let event = serde_json::to_value(delivered.event).expect("the event name");
+    println!("delivery {} {} {}", event.as_str().unwrap_or_default(), delivered.order.id, delivered.order.status);
+
+    println!("openapi-generator rust: organizations, customer, token costs, webhook subscription and its 409, delivery ok");
 }
 
 /// A value unique to this run (the clock and the process), for the subscription URL.

@@ -1,12 +1,14 @@
 /**
  * The partner flow with openapi-generator's typescript-fetch client, generated from
  * generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
- * RAMP_BASE_URL, RAMP_API_KEY. Type-checked with strict tsc before it runs. An error answer
+ * RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE.
+ * Type-checked with strict tsc before it runs. An error answer
  * is thrown as a ResponseError; its body decodes with the generated problem model.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Configuration, ConflictProblemFromJSON, OrganizationsApi, PricesApi, ResponseError, WebhooksApi, type WebhookSubscriptionRequest } from './index';
+import { readFileSync } from 'node:fs';
+import { Configuration, ConflictProblemFromJSON, OrderUpdatedEventFromJSON, OrganizationsApi, PricesApi, ResponseError, WebhooksApi, type WebhookSubscriptionRequest } from './index';
 
 // The API key goes raw in Authorization, without a scheme.
 const configuration = new Configuration({ basePath: process.env.RAMP_BASE_URL!, apiKey: process.env.RAMP_API_KEY! });
@@ -21,7 +23,8 @@ assert.ok(page.items.some((o) => o.organizationId === customer.organizationId));
 // Token costs: public, no key.
 const costs = await new PricesApi(new Configuration({ basePath: process.env.RAMP_BASE_URL! })).listTokenCosts();
 const cetes = costs['CETES'];
-assert.ok(cetes && cetes.token_symbol === 'CETES' && cetes.currency === 'MXN' && Number(cetes.token_cost_in_fiat) > 0);
+// The generator's default names are camelCase; it maps them to the wire's snake_case.
+assert.ok(cetes && cetes.tokenSymbol === 'CETES' && cetes.currency === 'MXN' && Number(cetes.tokenCostInFiat) > 0);
 
 // A webhook subscription; its secret is shown once.
 const request: WebhookSubscriptionRequest = { url: `https://partner.example/hooks/${randomUUID()}`, eventType: 'orderUpdated' };
@@ -41,4 +44,8 @@ try {
   assert.ok(conflict.instance);
 }
 
-console.log('typescript-fetch: organizations, customer, token costs, webhook subscription and its 409 ok');
+// The live delivery, decoded with the generated event model (dates become Date objects).
+const delivered = OrderUpdatedEventFromJSON(JSON.parse(readFileSync(process.env.RAMP_DELIVERY_FILE!, 'utf8')));
+console.log(`delivery ${delivered.event} ${delivered.order.id} ${delivered.order.status}`);
+
+console.log('typescript-fetch: organizations, customer, token costs, webhook subscription and its 409, delivery ok');

@@ -1,7 +1,9 @@
 """The partner flow with the client openapi-python-client generates from
 generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
-RAMP_BASE_URL, RAMP_API_KEY and RAMP_ORGANIZATION_ID (the key's organization).
+RAMP_BASE_URL, RAMP_API_KEY and RAMP_ORGANIZATION_ID (the key's organization); and a
+signed delivery the harness received, RAMP_DELIVERY_FILE.
 Type-checked with mypy --strict before it runs."""
+import json
 import os
 import uuid
 
@@ -13,6 +15,7 @@ from ramp_client.models import (
     ConflictProblem,
     Organization,
     OrganizationPage,
+    OrderUpdatedEvent,
     OrganizationType,
     TokenCostMap,
     V1CreateOrganizationRequest,
@@ -49,6 +52,11 @@ assert created.url == request.url and len(created.secret) == 44, created
 # The same subscription again: 409, decoded as the typed problem.
 conflict = create_webhook_subscription.sync(client=client, body=request)
 assert isinstance(conflict, ConflictProblem), conflict
-assert conflict.type_.value.rsplit("/", 1)[-1] == "conflict" and conflict.status.value == 409 and conflict.instance, conflict
+assert conflict.type_.value.rsplit("/", 1)[-1] == "conflict" and conflict.status == 409 and conflict.instance, conflict
 
-print("openapi-python-client: organizations, customer, token costs, webhook subscription and its 409 ok")
+# The live delivery, decoded with the generated event model.
+with open(os.environ["RAMP_DELIVERY_FILE"], encoding="utf-8") as file:
+    delivered = OrderUpdatedEvent.from_dict(json.load(file))
+print(f"delivery {delivered.event.value} {delivered.order.id} {delivered.order.status.value}")
+
+print("openapi-python-client: organizations, customer, token costs, webhook subscription and its 409, delivery ok")

@@ -1,11 +1,12 @@
 /**
  * The partner flow with the zodios client openapi-zod-client generates from
  * generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
- * RAMP_BASE_URL, RAMP_API_KEY. Type-checked with strict tsc before it runs; every answer is
+ * RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE. Type-checked with strict tsc before it runs; every answer is
  * also checked at run time against the generated zod schemas.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isErrorFromAlias } from '@zodios/core';
 import { createApiClient, schemas } from './client/ramp';
 
@@ -43,4 +44,8 @@ try {
   assert.ok(conflict.instance);
 }
 
-console.log('openapi-zod-client: organizations, customer, token costs, webhook subscription and its 409 ok');
+// The live delivery, decoded and validated with the event model --export-schemas exports.
+const delivered = schemas.OrderUpdatedEvent.parse(JSON.parse(readFileSync(process.env.RAMP_DELIVERY_FILE!, 'utf8')));
+console.log(`delivery ${delivered.event} ${delivered.order.id} ${delivered.order.status}`);
+
+console.log('openapi-zod-client: organizations, customer, token costs, webhook subscription and its 409, delivery ok');

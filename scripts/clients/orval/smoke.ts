@@ -1,14 +1,15 @@
 /**
  * The partner flow with the client orval generates (its default: axios functions) from
  * generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
- * RAMP_BASE_URL, RAMP_API_KEY. Type-checked with strict tsc before it runs. orval's axios
+ * RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE. Type-checked with strict tsc before it runs. orval's axios
  * functions type the success bodies only; an error body is read with the generated problem
  * type through axios.isAxiosError.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import axios from 'axios';
-import { createWebhookSubscription, listOrganizations, listTokenCosts, v1CreateOrganization, type ConflictProblem, type WebhookSubscriptionRequest } from './client/ramp';
+import { createWebhookSubscription, listOrganizations, listTokenCosts, v1CreateOrganization, type ConflictProblem, type OrderUpdatedEvent, type WebhookSubscriptionRequest } from './client/ramp';
 
 axios.defaults.baseURL = process.env.RAMP_BASE_URL!;
 // The API key goes raw in Authorization, without a scheme.
@@ -41,4 +42,8 @@ try {
   assert.ok(conflict.instance);
 }
 
-console.log('orval: organizations, customer, token costs, webhook subscription and its 409 ok');
+// The live delivery, read as the generated event model (orval makes types: the check is tsc's).
+const delivered: OrderUpdatedEvent = JSON.parse(readFileSync(process.env.RAMP_DELIVERY_FILE!, 'utf8'));
+console.log(`delivery ${delivered.event} ${delivered.order.id} ${delivered.order.status}`);
+
+console.log('orval: organizations, customer, token costs, webhook subscription and its 409, delivery ok');

@@ -3,7 +3,7 @@ import type { components } from '../../../generated/types/ramp.ts';
 import type { ApiKeyRow } from './repository.ts';
 
 /** A key as listed: its first 16 characters only. */
-export function presentApiKey(row: ApiKeyRow): components['schemas']['ApiKey'] {
+export function presentApiKey(row: ApiKeyRow): components['schemas']['ActiveApiKey'] {
   return {
     id: row.id,
     organizationId: row.organization_id,

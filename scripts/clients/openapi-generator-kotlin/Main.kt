@@ -1,0 +1,71 @@
+// The partner flow with openapi-generator's Kotlin client (its defaults: okhttp, moshi),
+// generated from generated/openapi/ramp-clients.yaml (npm run test:clients), against a live
+// sandbox: RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received,
+// RAMP_DELIVERY_FILE. Compiled with the generated sources by the pom.xml
+// beside this file (the generator writes a Gradle build; Maven needs no wrapper download).
+package smoke
+
+import com.rampexample.client.apis.OrganizationsApi
+import com.rampexample.client.apis.PricesApi
+import com.rampexample.client.apis.WebhooksApi
+import com.rampexample.client.infrastructure.ApiClient
+import com.rampexample.client.infrastructure.ClientError
+import com.rampexample.client.infrastructure.ClientException
+import com.rampexample.client.infrastructure.Serializer
+import com.rampexample.client.models.ConflictProblem
+import com.rampexample.client.models.OrderUpdatedEvent
+import com.rampexample.client.models.OrganizationType
+import com.rampexample.client.models.V1CreateOrganizationRequest
+import com.rampexample.client.models.WebhookEventType
+import com.rampexample.client.models.WebhookSubscriptionRequest
+import java.io.File
+import java.net.URI
+import java.util.UUID
+import kotlin.system.exitProcess
+
+private fun check(ok: Boolean, message: () -> String) {
+    if (!ok) {
+        System.err.println("kotlin client: ${message()}")
+        exitProcess(1)
+    }
+}
+
+fun main() {
+    val base = System.getenv("RAMP_BASE_URL")
+    // The API key goes raw in Authorization, without a scheme.
+    ApiClient.apiKey["Authorization"] = System.getenv("RAMP_API_KEY")
+
+    // Create a customer, then find it in the organization list.
+    val organizations = OrganizationsApi(base)
+    val customer = organizations.v1CreateOrganization(V1CreateOrganizationRequest(displayName = "Smoke Customer", type = OrganizationType.personal))
+    val page = organizations.listOrganizations(100, null)
+    check(page.items.any { it.organizationId == customer.organizationId }) { "customer not listed" }
+
+    // Token costs: public, no key.
+    val cetes = PricesApi(base).listTokenCosts(null)["CETES"]
+    check(cetes != null && cetes.tokenSymbol == "CETES" && cetes.currency == "MXN" && cetes.tokenCostInFiat.toDouble() > 0) { "CETES $cetes" }
+
+    // A webhook subscription; its secret is shown once.
+    val webhooks = WebhooksApi(base)
+    val request = WebhookSubscriptionRequest(url = URI.create("https://partner.example/hooks/${UUID.randomUUID()}"), eventType = WebhookEventType.orderUpdated)
+    val created = webhooks.createWebhookSubscription(request)
+    check(created.url == request.url && created.secret.length == 44) { "created $created" }
+
+    // The same subscription again: 409, its body decoded as the typed problem (moshi).
+    try {
+        webhooks.createWebhookSubscription(request)
+        check(false) { "a duplicate subscription was accepted" }
+    } catch (error: ClientException) {
+        check(error.statusCode == 409) { "duplicate: ${error.statusCode}" }
+        val body = (error.response as ClientError<*>).body as String
+        val conflict = Serializer.moshi.adapter(ConflictProblem::class.java).fromJson(body)
+        check(conflict != null && conflict.type == ConflictProblem.Type.httpsColonSlashSlashDocsPeriodRampPeriodExampleSlashErrorsSlashConflict && conflict.status == 409) { "conflict $conflict" }
+    }
+
+    // The live delivery, decoded with the generated event model (moshi, as the client's answers).
+    val delivered = Serializer.moshi.adapter(OrderUpdatedEvent::class.java).fromJson(File(System.getenv("RAMP_DELIVERY_FILE")).readText())
+        ?: error("delivery: empty")
+    println("delivery ${delivered.event.value} ${delivered.order.id} ${delivered.order.status.value}")
+
+    println("openapi-generator kotlin: organizations, customer, token costs, webhook subscription and its 409, delivery ok")
+}
