@@ -15,7 +15,7 @@ import { publicOperations } from '../generated/types/public-operations.ts';
 import { toRampError } from './errors.ts';
 import { items, pages } from './pagination.ts';
 import { retryingFetch, type RetryOptions } from './retry.ts';
-import type { InitArgs, ItemOf, ListInit, ListMethod, ListPath, PageOf, paths, TokenResponse } from './types.ts';
+import type { InitArgs, ItemOf, ListInit, ListMethod, ListPath, PageOf, paths, Schema, TokenResponse } from './types.ts';
 
 export * from './errors.ts';
 export * from './webhooks.ts';
@@ -97,4 +97,52 @@ export function createRampClient(options: RampClientOptions): RampClient {
     exchangeJwt: (assertion: string) => token({ grant_type: jwtBearer, assertion }),
     refresh: (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
   });
+}
+
+export interface SandboxPartnerOptions extends Omit<RampClientOptions, 'apiKey'> {
+  /** Any sandbox key: the new partner is independent of it (never its customer). */
+  apiKey: string;
+  /** The new partner's name; `Sandbox partner` when absent. */
+  displayName?: string;
+  /** Start the new partner's clock frozen at this instant (ISO 8601); absent: running on real time. */
+  frozenAt?: string;
+}
+
+export interface SandboxPartner {
+  id: string;
+  /** Its sandbox API key, shown once by the service. */
+  apiKey: string;
+  /** Its clock as it was made. */
+  clock: Schema<'SandboxClock'>;
+  /** A client acting with the partner's own key (same options as the maker's otherwise). */
+  client: RampClient;
+  /** Deletes the partner with everything it owns; one already gone (deleted, expired) is done too. */
+  delete(): Promise<void>;
+}
+
+/**
+ * An isolated sandbox partner for a test run (`POST /sandbox/partners`): its own key, data,
+ * event feed and clock, so parallel runs never see each other. Made in `beforeAll`, deleted in
+ * `afterAll` (`partner.delete()`); one left behind is deleted by the sandbox after a day unused.
+ * Throws the RampError of a refusal (409 `conflict` at the sandbox's cap, 403 in production).
+ */
+export async function createSandboxPartner(options: SandboxPartnerOptions): Promise<SandboxPartner> {
+  const { displayName, frozenAt, ...clientOptions } = options;
+  const maker = createRampClient(clientOptions);
+  const body = { ...(displayName !== undefined ? { displayName } : {}), ...(frozenAt !== undefined ? { frozenAt } : {}) };
+  const { data, error, response } = await maker.POST('/sandbox/partners', { body });
+  if (!response.ok || !data) throw toRampError(error, response);
+  const client = createRampClient({ ...clientOptions, apiKey: data.apiKey });
+  return {
+    id: data.id,
+    apiKey: data.apiKey,
+    clock: data.clock,
+    client,
+    async delete() {
+      const { error: refused, response: answer } = await client.DELETE('/sandbox/partners/{partnerId}', { params: { path: { partnerId: data.id } } });
+      // A partner already deleted or expired takes its key with it: the key is then 401.
+      if (answer.ok || answer.status === 404 || answer.status === 401) return;
+      throw toRampError(refused, answer);
+    },
+  };
 }

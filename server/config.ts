@@ -65,6 +65,10 @@ export interface Config {
   /** A client must send its request headers within this time, its whole request within requestTimeoutMs (slow clients). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Partners made by POST /sandbox/partners that may exist at once (409 conflict past it). */
+  sandboxPartnerLimit: number;
+  /** A partner made by POST /sandbox/partners is deleted once its keys made no request for this long. */
+  sandboxPartnerIdleSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +128,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowSeconds: Math.max(1, Math.round(Number(env.RAMP_RATE_LIMIT_WINDOW_SECONDS || 1))),
     headersTimeoutMs: Number(env.RAMP_HEADERS_TIMEOUT_MS || 20_000),
     requestTimeoutMs: Number(env.RAMP_REQUEST_TIMEOUT_MS || 60_000),
+    sandboxPartnerLimit: positiveInteger(env, 'RAMP_SANDBOX_PARTNER_LIMIT', 50),
+    sandboxPartnerIdleSeconds: Number(env.RAMP_SANDBOX_PARTNER_IDLE_SECONDS || 24 * 3600),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Job, Services, Timer } from './services.ts';
 import { authCleanupJob } from './features/auth/jobs.ts';
+import { sandboxPartnerExpiryJob } from './features/sandboxPartners/jobs.ts';
 import { timerJob } from './features/clock/jobs.ts';
 import { ordersTimers } from './features/orders/jobs.ts';
 import { paymentAccountsTimers } from './features/paymentAccounts/jobs.ts';
@@ -22,7 +23,7 @@ export type { Job };
 export const timers: readonly Timer[] = [...ordersTimers, ...paymentAccountsTimers, ...v1OrdersTimers];
 
 /** The timers' jobs (settlements, verifications, funding deadlines) apply what is due on each partner's sandbox clock. */
-export const jobs: Job[] = [deliveryJob, ...timers.map(timerJob), authCleanupJob];
+export const jobs: Job[] = [deliveryJob, ...timers.map(timerJob), authCleanupJob, sandboxPartnerExpiryJob];
 
 export interface RunningJobs {
   /** Runs every job once now and waits for it (tests use this to avoid sleeping). */

@@ -8,7 +8,7 @@
  */
 import type { Generated } from 'kysely';
 import type { AuthAssertionsTable, AuthGrantsTable, AuthTokensTable, JwtIssuersTable } from './tables/auth.ts';
-import type { ListCountersTable, RateLimitWindowsTable, RequestLogTable, SandboxClocksTable } from './tables/bookkeeping.ts';
+import type { ListCountersTable, RateLimitWindowsTable, RequestLogTable, SandboxClocksTable, SandboxPartnersTable } from './tables/bookkeeping.ts';
 import type { OrdersTable, PaymentAccountsTable, QuotesTable, WalletsTable } from './tables/money.ts';
 import type { ApiKeysTable, OrganizationsTable, VerificationsTable } from './tables/organizations.ts';
 import type { V1BankAccountsTable, V1OnboardingLinksTable, V1OrdersTable, V1SwapsTable, V1WalletsTable } from './tables/v1.ts';
@@ -46,6 +46,7 @@ export interface Tables {
   list_counters: ListCountersTable;
   sandbox_clocks: SandboxClocksTable;
   request_log: RequestLogTable;
+  sandbox_partners: SandboxPartnersTable;
 }
 
 export type { Generated };

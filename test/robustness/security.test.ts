@@ -12,7 +12,7 @@ import { rowCounts } from '../support/organizations.ts';
 import { requestToken } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
-import { eventually } from '../webhooks/support.ts';
+import { eventually } from '../support/webhooks.ts';
 import { waitBudget } from '../support/wait.ts';
 import { createCustomer, keyedBusinessChild, order, otherPartner, readyAccount, solanaAddress } from '../support/fixtures.ts';
 
@@ -45,6 +45,8 @@ describe('organization boundaries', () => {
     mine.v1Order = expectStatus(await server.api.POST('/ramp/order', { body: { customerId: mine.customer, type: 'onramp', sourceAmount: '250.00', walletId: v1Wallet.id, token: 'CETES' } }), 201).id;
     mine.v1Webhook = expectStatus(await server.api.POST('/ramp/webhook', { body: { url: 'https://partner.example/hooks', eventType: 'order_updated' } }), 201).id;
     mine.apiKey = expectStatus(await createKey(server.api, p), 201).id;
+    // A sandbox partner A made: its maker's key may delete it, a stranger's never.
+    mine.sandboxPartner = expectStatus(await server.api.POST('/sandbox/partners', { body: {} }), 201).id;
     // A business child with a key of its own (which A's key cannot create), and that child's
     // own customer: A's grandchild.
     child = await keyedBusinessChild(server);
@@ -60,6 +62,7 @@ describe('organization boundaries', () => {
     if (parameter === 'organizationId' || parameter === 'org_id') return server.partnerId;
     if (parameter === 'customer_id') return mine.customer!;
     if (parameter === 'eventId') return mine.event!;
+    if (parameter === 'partnerId') return mine.sandboxPartner!;
     const kinds: [RegExp, string][] = [
       [/payment_account\/\{id\}/, 'paymentAccount'], [/\/organization\/\{organizationId\}\/order\/\{id\}/, 'order'], [/api_key\/\{id\}/, 'apiKey'],
       [/webhook_subscription\/\{id\}/, 'subscription'], [/\/ramp\/order\/\{id\}/, 'v1Order'], [/\/ramp\/wallet\/\{id\}/, 'v1Wallet'],

@@ -6,6 +6,7 @@ import { apiKeysRepository } from './repository.ts';
 import { hashMatches, keyEnvFor, keyLookup, parseApiKey } from './rules.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { timeOf } from '../clock/repository.ts';
+import { sandboxPartnersRepository } from '../sandboxPartners/repository.ts';
 
 const unauthorized = (detail: string) => new Problem('unauthorized', detail);
 const lastUsedResolutionMs = 60_000;
@@ -24,7 +25,7 @@ export async function authenticate(db: Db, config: Config, header: string | unde
   const keys = apiKeysRepository(db);
   const found = await keys.findWithOrganization(keyLookup(key.keyId));
   if (!found) throw unauthorized('Invalid API key.');
-  const { key_id: keyId, key_hash: hash, key_revoked_at: revokedAt, key_last_used_at: lastUsedAt, clock_frozen_at: frozenAt, clock_offset_ms: offsetMs, ...organization } = found;
+  const { key_id: keyId, key_hash: hash, key_revoked_at: revokedAt, key_last_used_at: lastUsedAt, clock_frozen_at: frozenAt, clock_offset_ms: offsetMs, made_last_request_at: madeLastRequestAt, ...organization } = found;
   if (organization.id !== key.organizationId || revokedAt !== null || !hashMatches(key.raw, organization.key_salt, hash)) {
     throw unauthorized('Invalid API key.');
   }
@@ -34,6 +35,10 @@ export async function authenticate(db: Db, config: Config, header: string | unde
   const used = sandboxClock ? timeOf(sandboxClock, now) : now;
   if (!lastUsedAt || used.getTime() - Date.parse(lastUsedAt) > lastUsedResolutionMs) {
     await keys.touch(keyId, used.toISOString());
+  }
+  // A partner made by POST /sandbox/partners expires after a day unused, counted in real time.
+  if (madeLastRequestAt && now.getTime() - Date.parse(madeLastRequestAt) > lastUsedResolutionMs) {
+    await sandboxPartnersRepository(db).touch(organization.top_id ?? organization.id, now.toISOString());
   }
   return { organization, keyId, ...(sandboxClock ? { sandboxClock } : {}) };
 }

@@ -7,9 +7,11 @@ import type { Config } from '../../config.ts';
 import type { Storage } from '../../storage/database.ts';
 import { apiKeysRepository } from './repository.ts';
 import { organizationsRepository } from '../organizations/repository.ts';
+import { insertPartner } from '../organizations/useCases.ts';
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../../config.ts';
-import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, newKeyId, newOrganizationId, newSalt, parseApiKey } from './rules.ts';
+import { displayPrefix, hashApiKey, keyEnvFor, keyLookup, parseApiKey } from './rules.ts';
+import { mintApiKey } from './useCases.ts';
 
 export interface BootstrapResult {
   /** The full key when this start created it (print it once), else undefined. */
@@ -27,10 +29,7 @@ export async function bootstrapSeedKey(storage: Storage, config: Config, now: Da
       const organizations = organizationsRepository(tx);
       let organization = await organizations.find(key.organizationId);
       if (!organization) {
-        organization = await organizations.insert({
-          id: key.organizationId, parentId: null, type: 'business', displayName: 'Sandbox partner',
-          keySalt: newSalt(), kybStatus: 'approved', kybApprovedAt: at, kycStatus: 'approved', now: at,
-        });
+        organization = await insertPartner(tx, { id: key.organizationId, at });
       } else if (organization.type !== 'business') {
         throw new ConfigError(`RAMP_SEED_API_KEY names organization ${organization.id}, which is not a business`);
       } else if (organization.kyb_status !== 'approved') {
@@ -51,16 +50,8 @@ export async function bootstrapSeedKey(storage: Storage, config: Config, now: Da
   if (config.env !== 'sandbox') return {};
   return storage.db.transaction().execute(async (tx) => {
     if (await organizationsRepository(tx).any()) return {};
-    const organization = await organizationsRepository(tx).insert({
-      id: newOrganizationId(), parentId: null, type: 'business', displayName: 'Sandbox partner',
-      keySalt: newSalt(), kybStatus: 'approved', kybApprovedAt: at, kycStatus: 'approved', now: at,
-    });
-    const keyId = newKeyId();
-    const raw = formatApiKey('sand', keyId, organization.id);
-    await apiKeysRepository(tx).insert({
-      id: randomUUID(), lookup: keyLookup(keyId), organization_id: organization.id, env: 'sand', hash: hashApiKey(raw, organization.key_salt),
-      prefix: displayPrefix(raw), created_at: at, revoked_at: null, last_used_at: null,
-    });
-    return { createdKey: raw, organizationId: organization.id };
+    const organization = await insertPartner(tx, { at });
+    const { key } = await mintApiKey(tx, organization, 'sand', now);
+    return { createdKey: key, organizationId: organization.id };
   });
 }

@@ -84,10 +84,12 @@ const keyQuery = (db: Db | Tx, lookup: string) =>
     .selectFrom('api_keys')
     .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
     .leftJoin('sandbox_clocks', 'sandbox_clocks.partner_id', 'organizations.top_id')
+    .leftJoin('sandbox_partners', 'sandbox_partners.partner_id', 'organizations.top_id')
     .where('api_keys.lookup', '=', lookup)
     .selectAll('organizations')
     .select(['api_keys.id as key_id', 'api_keys.hash as key_hash', 'api_keys.revoked_at as key_revoked_at', 'api_keys.last_used_at as key_last_used_at'])
-    .select(['sandbox_clocks.frozen_at as clock_frozen_at', 'sandbox_clocks.offset_ms as clock_offset_ms']);
+    .select(['sandbox_clocks.frozen_at as clock_frozen_at', 'sandbox_clocks.offset_ms as clock_offset_ms'])
+    .select('sandbox_partners.last_request_at as made_last_request_at');
 
 type KeyQuery = ReturnType<typeof keyQuery>;
 type CompiledKeyQuery = ReturnType<KeyQuery['compile']>;
@@ -99,7 +101,7 @@ type CompiledKeyQuery = ReturnType<KeyQuery['compile']>;
  */
 const compiledKeyQueries = new WeakMap<Db | Tx, CompiledKeyQuery>();
 
-/** The key with this lookup hash, its organization's row and its partner's clock, in one indexed query. */
+/** The key with this lookup hash, its organization's row, its partner's clock and, for a made partner, its last request, in one indexed query. */
 async function findWithOrganization(db: Db | Tx, lookup: string) {
   let compiled = compiledKeyQueries.get(db);
   if (!compiled) compiledKeyQueries.set(db, (compiled = keyQuery(db, '').compile()));

@@ -85,7 +85,11 @@ async function present(services: Services, partnerId: string, state: ClockState)
 }
 
 export async function getSandboxClock(services: Services, caller: Caller): Promise<SandboxClock> {
-  const partnerId = partnerOfCaller(caller);
+  return sandboxClockOf(services, partnerOfCaller(caller));
+}
+
+/** A partner's clock as the contract shows it (SandboxClock), by the partner's id. */
+export async function sandboxClockOf(services: Services, partnerId: string): Promise<SandboxClock> {
   return present(services, partnerId, await clocksRepository(services.storage.db).find(partnerId));
 }
 

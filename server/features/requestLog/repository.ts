@@ -40,6 +40,11 @@ export function requestLogRepository(db: Db) {
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('request_log').values(rows).execute();
         for (const partnerId of new Set(rows.map((row) => row.partner_id))) {
+          // A partner deleted meanwhile (DELETE /sandbox/partners, whose own answer is logged after it) keeps no log.
+          if (!(await tx.selectFrom('organizations').select('id').where('id', '=', partnerId).executeTakeFirst())) {
+            await tx.deleteFrom('request_log').where('partner_id', '=', partnerId).execute();
+            continue;
+          }
           await tx.deleteFrom('request_log').where('partner_id', '=', partnerId).where('received_at', '<', bounds.before).execute();
           const oldestKept = await tx
             .selectFrom('request_log')

@@ -22,6 +22,7 @@ import * as m160 from './160-stored-order-bodies.ts';
 import * as m170 from './170-order-write-indexes.ts';
 import * as m180 from './180-pending-deliveries-by-event.ts';
 import * as m190 from './190-request-log.ts';
+import * as m200 from './200-sandbox-partners.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '170-order-write-indexes': m170,
   '180-pending-deliveries-by-event': m180,
   '190-request-log': m190,
+  '200-sandbox-partners': m200,
 };

@@ -50,3 +50,14 @@ export interface RequestLogTable {
   /** 1 when a body was cut at the log's limit. */
   truncated: number;
 }
+
+/** A partner made by `POST /sandbox/partners` (200-sandbox-partners, server/features/sandboxPartners). */
+export interface SandboxPartnersTable {
+  partner_id: string;
+  /** The organization whose key made it: it may delete it. */
+  made_by: string;
+  /** Real time. */
+  created_at: string;
+  /** Real time of the last request with one of its keys (to the minute): the idle expiry counts from it. */
+  last_request_at: string;
+}
