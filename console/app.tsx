@@ -83,6 +83,9 @@ function SignIn({ signIn, checking, error }: { signIn: (key: string) => void; ch
         </button>
       </form>
       {error !== undefined && <ErrorText error={error} />}
+      <p>
+        Every operation the console calls is in the <a href="/docs">API reference</a>.
+      </p>
     </main>
   );
 }
@@ -130,6 +133,10 @@ function Console({ signedIn, signOut }: { signedIn: SignedIn; signOut: () => voi
               {label}
             </a>
           ))}
+          {/* A new tab: the console's session (its key in this tab's storage) stays open. */}
+          <a href="/docs" target="_blank" rel="noopener">
+            API reference
+          </a>
         </nav>
         <span class="live" role="status" id="live">
           {session.liveError ? 'Live updates paused: the sandbox did not answer' : session.liveAt ? <>Live · <When at={session.liveAt.toISOString()} clock="real" /></> : 'Connecting…'}

@@ -1,8 +1,13 @@
 /**
- * npm run check:breaking [base]: compares each bundled surface with the same bundle at
- * `base` (default: the previous commit, HEAD~1) using oasdiff's breaking-change rules, and
- * fails on a breaking change (an ERR-level rule). A surface that did not exist at the base is
- * new, not broken. A finding reviewed and accepted is listed in scripts/breaking-accepted/<surface>.txt.
+ * npm run check:breaking [base]: compares each surface as openapi/ makes it now (bundled in
+ * memory, so a break not yet regenerated into generated/ is seen too) with its published
+ * bundle, generated/openapi/<surface>.yaml at `base`, using oasdiff's breaking-change rules,
+ * and fails on a breaking change (an ERR-level rule). A surface that did not exist at the base
+ * is new, not broken. A finding reviewed and accepted is listed in scripts/breaking-accepted/<surface>.txt.
+ * It fails too on a field added since the base to a seed schema without `x-provenance:
+ * designed` (scripts/provenance.ts).
+ *
+ * The base, when not given, is the contract as last published (scripts/breaking-base.ts).
  *
  * oasdiff is a Go program: it is built once into .tools/bin with `go install` at a pinned
  * version (a few seconds per surface against minutes with the npm alternatives we tried).
@@ -11,12 +16,18 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parse } from 'yaml';
+import { baseCommit } from './breaking-base.ts';
+import { createPreview } from './docs-preview.ts';
 import { surfaces } from './generate.ts';
+import { undesignedNewProperties } from './provenance.ts';
 
-// v1.34+ depend on a module the Go proxy no longer serves; v1.33.0 diffs OpenAPI 3.1 fully.
-const OASDIFF = 'github.com/oasdiff/oasdiff@v1.33.0';
+// The current release; it builds from the Go module proxy (v1.34 to v1.36 once did not).
+const OASDIFF = 'github.com/oasdiff/oasdiff@v1.37.0';
 const root = resolve(import.meta.dirname, '..');
-const base = process.argv[2] ?? 'HEAD~1';
+
+const { base, why } = baseCommit(process.argv[2], root);
 
 function oasdiff(): string {
   const bin = join(root, '.tools', 'bin');
@@ -66,6 +77,8 @@ function acceptedFindings(surface: string): Set<string> {
 }
 
 const exe = oasdiff();
+console.log(`comparing openapi/ with the published bundles at ${base === 'HEAD~1' ? base : base.slice(0, 12)} (${why})`);
+const contract = await createPreview(root);
 const work = mkdtempSync(join(tmpdir(), 'ramp-breaking-'));
 let broken = 0;
 try {
@@ -78,7 +91,17 @@ try {
     }
     const previous = join(work, `${surface}.yaml`);
     writeFileSync(previous, before);
-    const result = spawnSync(exe, ['breaking', previous, join(root, file), '--format', 'json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const now = join(work, `${surface}-now.json`);
+    const document = contract.document(surface)!;
+    writeFileSync(now, JSON.stringify(document));
+    if (existsSync(join(root, file)) && !isDeepStrictEqual(parse(readFileSync(join(root, file), 'utf8')), document)) {
+      console.log(`${surface}: ${file} is stale (npm run generate); openapi/ as it is now is compared`);
+    }
+    for (const field of undesignedNewProperties(parse(before), document)) {
+      console.error(`${surface}: ${field} is new in a seed schema: it needs \`x-provenance: designed\` (openapi/README.md, Provenance)`);
+      broken++;
+    }
+    const result = spawnSync(exe, ['breaking', previous, now, '--format', 'json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
     if (result.status !== 0 || result.error) {
       process.stderr.write(result.stderr ?? '');
       console.error(`${surface}: oasdiff failed (${result.error?.message ?? `exit ${result.status}`})`);

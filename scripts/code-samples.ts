@@ -1,18 +1,23 @@
 /**
- * Adds an `x-codeSamples` TypeScript sample to every operation of a bundled document,
- * written from the operation itself (method, path, parameters, first request example),
- * so Redoc shows how to call it with the client and the sample never drifts. Redoc shows a
- * sample only in a language its `codeSamples.languages` lists: redocly.yaml lists
- * `codeSampleLanguage` (test/docs/redoc.test.ts opens an operation and finds it), and
- * test/client/samples.test.ts type-checks every sample against the client.
+ * Adds `x-codeSamples` to every operation of a bundled document in five languages: TypeScript
+ * (the client, @ramp/client) and curl, Python, Go and Java (scripts/code-samples-languages.ts),
+ * each written from the operation itself (method, path, parameters, first request example),
+ * so Redoc shows how to call it and the samples never drift. Every sample calls the local
+ * sandbox (`npm start`) with the key in `RAMP_API_KEY`. Redoc shows a sample only in a
+ * language its `codeSamples.languages` lists: redocly.yaml lists them all
+ * (test/docs/redoc.test.ts opens an operation and finds each), test/client/samples.test.ts
+ * type-checks the TypeScript ones, and test/samples/codeSamples.test.ts runs every sample of
+ * every language against a sandbox.
  *
  * Also writes the list of public operations the client reads (`publicOperationsModule`).
  */
-type Json = Record<string, any>;
+import { samplers, sampleLanguages, type Json, type SampleRequest } from './code-samples-languages.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const packageName = '@ramp/client';
 export const codeSampleLanguage = { lang: 'TypeScript', label: 'TypeScript (@ramp/client)' } as const;
+/** Where every sample sends its request: the local sandbox `npm start` serves (docs/configuration.md, PORT). */
+export const sampleBaseUrl = 'http://localhost:3000';
 
 function resolveRef(document: Json, node: Json | undefined): Json | undefined {
   if (!node || typeof node.$ref !== 'string') return node;
@@ -30,8 +35,14 @@ function firstExample(document: Json, media: Json | undefined): unknown {
   return resolveRef(document, first)?.value;
 }
 
-function placeholder(parameter: Json): string {
-  const example = parameter.example ?? parameter.schema?.example ?? parameter.schema?.default;
+/** A parameter's documented example (`example`, its schema's, its first named one, its default), if any. */
+function exampleOf(document: Json, parameter: Json): unknown {
+  const named = Object.values<Json>(parameter.examples ?? {}).map((e) => resolveRef(document, e)?.value)[0];
+  return parameter.example ?? parameter.schema?.example ?? named ?? parameter.schema?.default;
+}
+
+function placeholder(document: Json, parameter: Json): string {
+  const example = exampleOf(document, parameter);
   if (example !== undefined) return JSON.stringify(example);
   return `'<${parameter.name}>'`;
 }
@@ -67,8 +78,8 @@ function answersText(document: Json, operation: Json): boolean {
 
 export function sampleFor(document: Json, path: string, method: string, operation: Json, isPublic: boolean, item: Json = {}): string {
   const setup = isPublic
-    ? `const ramp = createRampClient({ baseUrl: 'https://api.sandbox.ramp.example' });`
-    : `const ramp = createRampClient({\n  baseUrl: 'https://api.sandbox.ramp.example',\n  apiKey: process.env.RAMP_API_KEY!, // api_sand:{key_id}:{org_id}\n});`;
+    ? `const ramp = createRampClient({ baseUrl: '${sampleBaseUrl}' });`
+    : `const ramp = createRampClient({\n  baseUrl: '${sampleBaseUrl}',\n  apiKey: process.env.RAMP_API_KEY!, // api_sand:{key_id}:{org_id}\n});`;
   if (operation.operationId === 'createToken') {
     // The token endpoint takes form fields: the client's helpers send them.
     return `import { createRampClient } from '${packageName}';
@@ -87,7 +98,7 @@ console.log(renewed.access_token, renewed.expires_in);
     .map((where) => {
       const inGroup = parameters.filter((p) => p.in === where && (where === 'path' || p.required));
       if (inGroup.length === 0) return '';
-      return `${where}: { ${inGroup.map((p) => `${property(p.name)}: ${placeholder(p)}`).join(', ')} }`;
+      return `${where}: { ${inGroup.map((p) => `${property(p.name)}: ${placeholder(document, p)}`).join(', ')} }`;
     })
     .filter(Boolean);
   if (groups.length) options.push(`params: { ${groups.join(', ')} }`);
@@ -102,10 +113,52 @@ console.log(renewed.access_token, renewed.expires_in);
 ${setup}
 
 const { data, error, response } = await ${call};
+console.log(response.status);
 // A RampProblem on v2 (slug, status, detail, …); RampApiError on v1 and lookup.
 if (!response.ok) throw RampError.from(error, response);
 console.log(data);
 `;
+}
+
+/** A parameter's documented example as text: `example`, its schema's, its first named one, or `<name>`. */
+export function exampleText(document: Json, parameter: Json): string {
+  const example = exampleOf(document, parameter);
+  return example === undefined ? `<${parameter.name}>` : String(example);
+}
+
+/** The documented error body's shape, from the media types (and fields) of the 4xx answers. */
+function problemShape(document: Json, operation: Json): SampleRequest['problem'] {
+  const contents = Object.entries<Json>(operation.responses ?? {})
+    .filter(([status]) => /^4/.test(status))
+    .flatMap(([, response]) => Object.entries<Json>(resolveRef(document, response)?.content ?? {}));
+  if (contents.some(([type]) => type === 'application/problem+json')) return 'problem';
+  const json = contents.filter(([type]) => /json/.test(type)).map(([, media]) => resolveRef(document, media.schema) ?? {});
+  if (json.some((schema) => schema.properties?.error_description)) return 'oauth';
+  return json.length ? 'error' : 'text';
+}
+
+/** What every language's sample of an operation sends: one description, from the operation's documented example. */
+export function requestOf(document: Json, path: string, method: string, operation: Json, item: Json = {}): SampleRequest {
+  const parameters = parametersOf(document, item, operation);
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
+    return parameter ? encodeURIComponent(exampleText(document, parameter)).replace(/%3C(.*)%3E/, '<$1>') : `<${name}>`;
+  });
+  const query = new URLSearchParams(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, exampleText(document, p)])).toString();
+  const body = resolveRef(document, operation.requestBody);
+  const media = body?.content?.['application/json'] ?? Object.values(body?.content ?? {})[0];
+  const example = firstExample(document, media as Json | undefined);
+  const success = Object.entries<Json>(operation.responses ?? {}).filter(([status]) => /^2/.test(status));
+  const answersNothing = success.every(([, response]) => !resolveRef(document, response)?.content);
+  return {
+    operationId: operation.operationId,
+    method: method.toUpperCase(),
+    url: `${sampleBaseUrl}${filled}${query ? `?${query}` : ''}`,
+    apiKey: !isPublicOperation(document, operation),
+    ...(example !== undefined ? { body: example } : {}),
+    answers: answersNothing ? 'empty' : answersText(document, operation) ? 'text' : 'json',
+    problem: problemShape(document, operation),
+  };
 }
 
 export function addCodeSamples(document: Json): Json {
@@ -113,8 +166,10 @@ export function addCodeSamples(document: Json): Json {
     for (const method of methods) {
       const operation = item[method];
       if (!operation) continue;
+      const request = requestOf(document, path, method, operation, item);
       operation['x-codeSamples'] = [
         { ...codeSampleLanguage, source: sampleFor(document, path, method, operation, isPublicOperation(document, operation), item) },
+        ...sampleLanguages.map((language) => ({ ...language, source: samplers[language.lang](request) })),
       ];
     }
   }

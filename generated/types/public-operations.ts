@@ -2,7 +2,10 @@
 /** The operations that take no API key (`security: []`, or the app pages' session cookie): path template → methods. */
 export const publicOperations: Readonly<Record<string, readonly string[]>> = {
   "/ramp/onboarding/bank-accounts": ["POST"],
+  "/": ["GET"],
   "/health": ["GET"],
+  "/docs": ["GET"],
+  "/docs/{page}": ["GET"],
   "/sandbox/console": ["GET"],
   "/sandbox/console/{asset}": ["GET"],
   "/lookup/tokens/cost": ["GET"],

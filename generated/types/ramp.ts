@@ -1040,6 +1040,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the documentation and the console
+         * @description What a browser opening the service's base URL sees: a small page naming the base URL,
+         *     how requests carry the key (the raw key in `Authorization`, no `Bearer`), and links to the
+         *     API reference (`GET /docs`) and, in the sandbox, to the sandbox console
+         *     (`GET /sandbox/console`); production has no console, so its page links the reference only.
+         *     The page's content is not part of the contract, beyond these links.
+         *
+         *     It takes no key and reads nothing of any partner, in the sandbox and in production alike.
+         *     *Designed.*
+         */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1060,6 +1087,66 @@ export interface paths {
          *     alike. *Designed.*
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the API reference
+         * @description The landing page of the API reference the service serves: the four surfaces (v2, v1,
+         *     the lookups and sign-in), each with what it is for, its number of operations and a link
+         *     to its page (`GET /docs/{page}`). The same pages as `npm run generate` writes to
+         *     `generated/docs/`, which open offline too; nothing is fetched from another origin.
+         *
+         *     Public documentation: it takes no key, and is served in the sandbox and in production
+         *     alike. *Designed.*
+         */
+        get: operations["getDocumentation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The surface whose reference to open: `v2`, `v1`, `lookup` or `auth`. Any other value
+                 *     is 400 `invalid-request`.
+                 * @example v2
+                 */
+                page: "v1" | "v2" | "lookup" | "auth";
+            };
+            cookie?: never;
+        };
+        /**
+         * Open a surface's API reference
+         * @description One surface's reference as Redoc shows it: every operation and webhook with its
+         *     parameters, responses, examples and code samples, with search. Redoc and the document
+         *     are inlined in the page, as `npm run generate` wrote it to `generated/docs/<page>.html`:
+         *     the page loads nothing else, from this origin or any other, and its
+         *     `Content-Security-Policy` admits only its own scripts, by hash.
+         *
+         *     Public documentation: it takes no key, and is served in the sandbox and in production
+         *     alike. *Designed.*
+         */
+        get: operations["getDocumentationPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2334,6 +2421,75 @@ export interface paths {
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an isolated sandbox partner
+         * @description Makes a new partner organization, independent of the caller: a business whose KYB is
+         *     approved, with no parent (never the caller's customer), and its own API key, returned in
+         *     this answer only. Everything the new key makes is its own: customer organizations, money,
+         *     webhook subscriptions, the event feed and deliveries, the request log, and its sandbox
+         *     clock, which starts running on real time, or frozen at `frozenAt`. One per test run (or
+         *     per test file) lets parallel runs share one sandbox without seeing each other's objects,
+         *     events or clock moves.
+         *
+         *     Any sandbox key may call it. At most 50 partners made this way exist at once (409
+         *     `conflict` past that: delete one first); one whose keys make no request for 24 hours is
+         *     deleted with everything it owns by the sandbox itself, and
+         *     `DELETE /sandbox/partners/{partnerId}` deletes one at once. Partners made otherwise (the
+         *     sandbox's first partner) are neither counted nor expired.
+         *
+         *     Sandbox only: in production it answers 403 `forbidden`.
+         */
+        post: operations["createSandboxPartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/partners/{partnerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a partner made by `POST /sandbox/partners`. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sandbox partner and everything it owns
+         * @description Deletes, in one change, a partner made by `POST /sandbox/partners` with everything it
+         *     owns: its customer organizations and their verifications, payment accounts, wallets,
+         *     quotes and orders (v1 and v2), webhook subscriptions, events and deliveries, API keys,
+         *     sign-in issuers and grants, its sandbox clock and request log. Its keys are 401
+         *     `unauthorized` from then on. Other partners' objects are untouched. This is how a test run
+         *     cleans up, and how a partner is reset: delete it and make a new one.
+         *
+         *     Who may delete it: the partner's own key, and the key of the organization that made it.
+         *     Any other key, an id no partner has, or one deleted already, is 404 `not-found`. A partner
+         *     the sandbox did not make this way (the sandbox's first partner) is not deleted: its own
+         *     key is 403 `forbidden`.
+         *
+         *     Sandbox only: in production it answers 403 `forbidden`.
+         */
+        delete: operations["deleteSandboxPartner"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4263,20 +4419,6 @@ export interface components {
             bank_account_updated: components["schemas"]["V1BankAccount"];
         };
         /**
-         * Health
-         * @description This server process is ready: its database is open, migrated and answering. *Designed.*
-         * @example {
-         *       "status": "ready"
-         *     }
-         */
-        Health: {
-            /**
-             * @description Always `ready` in a 200; a process that is not ready answers 503.
-             * @enum {string}
-             */
-            status: "ready";
-        };
-        /**
          * InvalidRequestProblem
          * @description Problem `invalid-request` (400). The request is malformed: bad JSON, an unknown enum value, a bad path or query parameter (one that is not well-formed Unicode or contains the NUL character U+0000 included), or a failed value check (CLABE check digit, non-positive amount, pageSize outside 1 to 100).
          */
@@ -4293,10 +4435,9 @@ export interface components {
             title: "Invalid request";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 400.
              */
-            status: 400;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4319,10 +4460,9 @@ export interface components {
             title: "Method not allowed";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 405.
              */
-            status: 405;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4345,10 +4485,9 @@ export interface components {
             title: "Rate limit exceeded";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 429.
              */
-            status: 429;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4371,14 +4510,27 @@ export interface components {
             title: "Internal error";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 500.
              */
-            status: 500;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
             instance: string;
+        };
+        /**
+         * Health
+         * @description This server process is ready: its database is open, migrated and answering. *Designed.*
+         * @example {
+         *       "status": "ready"
+         *     }
+         */
+        Health: {
+            /**
+             * @description Always `ready` in a 200; a process that is not ready answers 503.
+             * @enum {string}
+             */
+            status: "ready";
         };
         /**
          * ServiceUnavailableProblem
@@ -4397,10 +4549,9 @@ export interface components {
             title: "Service unavailable";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 503.
              */
-            status: 503;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4430,10 +4581,9 @@ export interface components {
             title: "Unauthorized";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 401.
              */
-            status: 401;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4456,10 +4606,9 @@ export interface components {
             title: "Not found";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 404.
              */
-            status: 404;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4635,10 +4784,9 @@ export interface components {
             title: "Validation error";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 400.
              */
-            status: 400;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4671,10 +4819,9 @@ export interface components {
             title: "Payment account unavailable";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4697,10 +4844,9 @@ export interface components {
             title: "Payment account disabled";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4723,10 +4869,9 @@ export interface components {
             title: "Conflict";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4749,10 +4894,9 @@ export interface components {
             title: "Payload too large";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 413.
              */
-            status: 413;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4775,10 +4919,9 @@ export interface components {
             title: "Unsupported media type";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 415.
              */
-            status: 415;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4801,10 +4944,9 @@ export interface components {
             title: "Unsupported";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 422.
              */
-            status: 422;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4827,10 +4969,9 @@ export interface components {
             title: "Registration info required";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 422.
              */
-            status: 422;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4868,10 +5009,9 @@ export interface components {
             title: "Holder tax id mismatch";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 422.
              */
-            status: 422;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -4894,10 +5034,9 @@ export interface components {
             title: "Not implemented";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 501.
              */
-            status: 501;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5092,10 +5231,9 @@ export interface components {
             title: "Amount out of range";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 400.
              */
-            status: 400;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5118,10 +5256,9 @@ export interface components {
             title: "Sandbox limit exceeded";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 400.
              */
-            status: 400;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5144,10 +5281,9 @@ export interface components {
             title: "Organization not approved";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5170,10 +5306,9 @@ export interface components {
             title: "Payment account not ready";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5196,10 +5331,9 @@ export interface components {
             title: "Quote unavailable";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 422.
              */
-            status: 422;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5395,10 +5529,9 @@ export interface components {
             title: "Quote expired";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 400.
              */
-            status: 400;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5421,10 +5554,9 @@ export interface components {
             title: "Order not cancelable";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5465,10 +5597,9 @@ export interface components {
             title: "Invalid signature";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 400.
              */
-            status: 400;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5491,10 +5622,9 @@ export interface components {
             title: "Authorization expired";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5517,10 +5647,9 @@ export interface components {
             title: "Authorization not required";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5564,10 +5693,9 @@ export interface components {
             title: "Order not claimable";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 409.
              */
-            status: 409;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5900,11 +6028,11 @@ export interface components {
             items: components["schemas"]["WebhookDelivery"][];
         };
         /**
-         * ApiKey
+         * ActiveApiKey
          * @description An active API key of a business organization, as listed: only the first 16 characters of
          *     the key are shown.
          */
-        ApiKey: {
+        ActiveApiKey: {
             /**
              * Format: uuid
              * @description The id to delete the key with. It is not part of the key.
@@ -5926,7 +6054,7 @@ export interface components {
          * ApiKeyCreated
          * @description A new API key, shown in full this once.
          */
-        ApiKeyCreated: components["schemas"]["ApiKey"] & {
+        ApiKeyCreated: components["schemas"]["ActiveApiKey"] & {
             /**
              * @description The whole key, `api_{env}:{key_id}:{org_id}`. Send it raw in `Authorization` (no
              *     `Bearer`). Store it now: only `keyPrefix` is shown afterwards.
@@ -5950,10 +6078,9 @@ export interface components {
             title: "Forbidden";
             /**
              * Format: int32
-             * @description The HTTP status code.
-             * @enum {integer}
+             * @description The HTTP status code, always 403.
              */
-            status: 403;
+            status: number;
             /** @description Explanation of this occurrence. For `internal-error` it is always the same generic sentence. */
             detail: string;
             /** @description A unique identifier of this occurrence; quote it when reporting a problem. */
@@ -5964,7 +6091,7 @@ export interface components {
          * @description A page of the organization's active API keys, oldest first.
          */
         ApiKeyPage: components["schemas"]["PageMeta"] & {
-            items: components["schemas"]["ApiKey"][];
+            items: components["schemas"]["ActiveApiKey"][];
         };
         /**
          * Jwk
@@ -6563,6 +6690,45 @@ export interface components {
              *     recorded meanwhile.
              */
             readonly eventsAfter: number;
+        };
+        /**
+         * SandboxPartnerRequest
+         * @description Sandbox only. What a new sandbox partner starts with; every field is optional and an empty
+         *     body (or none) makes a partner named `Sandbox partner` whose clock runs on real time.
+         */
+        SandboxPartnerRequest: {
+            /** @description The new partner organization's name (`displayName`); `Sandbox partner` when absent. */
+            displayName?: string;
+            /**
+             * Format: date-time
+             * @description The instant the new partner's sandbox clock starts at, frozen: nothing happens by itself
+             *     until the partner advances it (`POST /sandbox/clock/advance`) or lets it run
+             *     (`PUT /sandbox/clock`). At most `9000-01-01T00:00:00.000Z`, the clock's last instant.
+             *     Absent: the clock runs on real time, as every partner's starts.
+             */
+            frozenAt?: string;
+        };
+        /**
+         * SandboxPartner
+         * @description Sandbox only. A partner organization made by `POST /sandbox/partners`: a business whose KYB
+         *     is approved, with no parent, its own API key, data, webhook subscriptions, event feed and
+         *     sandbox clock. The key is in this answer only and never shown again.
+         */
+        SandboxPartner: {
+            /**
+             * Format: uuid
+             * @description The new partner organization's id, the `{org_id}` of its key.
+             */
+            readonly id: string;
+            readonly displayName: string;
+            /** @description The partner's sandbox API key (`api_sand:{key_id}:{org_id}`), shown once. */
+            readonly apiKey: string;
+            /**
+             * Format: date-time
+             * @description When it was made, in real time.
+             */
+            readonly createdAt: string;
+            clock: components["schemas"]["SandboxClock"];
         };
         /**
          * OrderUpdatedEvent
@@ -7680,6 +7846,11 @@ export interface components {
          *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
          *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
          *     HMAC and compare in constant time before trusting the payload.
+         *
+         *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+         *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+         *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+         *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
          */
         XSignature: string;
         /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
@@ -7720,14 +7891,25 @@ export interface components {
     headers: {
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /** @description The methods the path accepts, comma separated. */
-        Allow: string;
         /**
          * @description `DENY`, sent with `frame-ancestors 'none'` for browsers that predate `frame-ancestors`.
          *     Absent when the session's launch named an `origin`: the header has no form that allows
          *     one origin, and `frame-ancestors` then rules. *Designed.*
          */
         "X-Frame-Options": "DENY";
+        /** @description The methods the path accepts, comma separated. */
+        Allow: string;
+        /**
+         * @description The sandbox console's policy (`GET /sandbox/console`), with what Redoc needs and nothing
+         *     more (*designed*): `default-src 'none'; script-src` the SHA-256 hashes of the page's own
+         *     inline scripts (Redoc and the document, inlined when the page was generated; `'none'` on
+         *     the landing page); `style-src 'unsafe-inline'` (Redoc's styles are inserted at run time,
+         *     and its markup carries `style` attributes, which no nonce or hash admits); `img-src 'self'
+         *     data:` and `font-src data:` (its icons and its font come inlined); `connect-src 'self';
+         *     base-uri 'none'; form-action 'none'; frame-ancestors 'none'`. Nothing is loaded from
+         *     another origin.
+         */
+        DocumentationContentSecurityPolicy: string;
         /**
          * @description `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'`
          *     (no script, nothing loaded) and `frame-ancestors`, which says who may frame the page
@@ -7807,11 +7989,11 @@ export type SchemaV1CustomerKyc = components['schemas']['V1CustomerKyc'];
 export type SchemaV1KycUpdatedEvent = components['schemas']['V1KycUpdatedEvent'];
 export type SchemaV1KybUpdatedEvent = components['schemas']['V1KybUpdatedEvent'];
 export type SchemaV1BankAccountUpdatedEvent = components['schemas']['V1BankAccountUpdatedEvent'];
-export type SchemaHealth = components['schemas']['Health'];
 export type SchemaInvalidRequestProblem = components['schemas']['InvalidRequestProblem'];
 export type SchemaMethodNotAllowedProblem = components['schemas']['MethodNotAllowedProblem'];
 export type SchemaRateLimitExceededProblem = components['schemas']['RateLimitExceededProblem'];
 export type SchemaInternalErrorProblem = components['schemas']['InternalErrorProblem'];
+export type SchemaHealth = components['schemas']['Health'];
 export type SchemaServiceUnavailableProblem = components['schemas']['ServiceUnavailableProblem'];
 export type SchemaOrganizationPage = components['schemas']['OrganizationPage'];
 export type SchemaUnauthorizedProblem = components['schemas']['UnauthorizedProblem'];
@@ -7892,7 +8074,7 @@ export type SchemaWebhookDeliveryStatus = components['schemas']['WebhookDelivery
 export type SchemaWebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
 export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
 export type SchemaWebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
-export type SchemaApiKey = components['schemas']['ApiKey'];
+export type SchemaActiveApiKey = components['schemas']['ActiveApiKey'];
 export type SchemaApiKeyCreated = components['schemas']['ApiKeyCreated'];
 export type SchemaForbiddenProblem = components['schemas']['ForbiddenProblem'];
 export type SchemaApiKeyPage = components['schemas']['ApiKeyPage'];
@@ -7919,6 +8101,8 @@ export type SchemaAdvanceSandboxClockRequest = components['schemas']['AdvanceSan
 export type SchemaSandboxTransitionKind = components['schemas']['SandboxTransitionKind'];
 export type SchemaSandboxTransition = components['schemas']['SandboxTransition'];
 export type SchemaSandboxClockAdvance = components['schemas']['SandboxClockAdvance'];
+export type SchemaSandboxPartnerRequest = components['schemas']['SandboxPartnerRequest'];
+export type SchemaSandboxPartner = components['schemas']['SandboxPartner'];
 export type SchemaOrderUpdatedEvent = components['schemas']['OrderUpdatedEvent'];
 export type SchemaPaymentAccountUpdatedEvent = components['schemas']['PaymentAccountUpdatedEvent'];
 export type SchemaKycUpdatedEvent = components['schemas']['KycUpdatedEvent'];
@@ -7994,8 +8178,9 @@ export type ParameterOrganizationId = components['parameters']['OrganizationId']
 export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
-export type HeaderAllow = components['headers']['Allow'];
 export type HeaderXFrameOptions = components['headers']['X-Frame-Options'];
+export type HeaderAllow = components['headers']['Allow'];
+export type HeaderDocumentationContentSecurityPolicy = components['headers']['DocumentationContentSecurityPolicy'];
 export type HeaderSessionPageContentSecurityPolicy = components['headers']['SessionPageContentSecurityPolicy'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -9725,6 +9910,38 @@ export interface operations {
             503: components["responses"]["V1ServiceUnavailable"];
         };
     };
+    getHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (the sandbox's links the console too). */
+            200: {
+                headers: {
+                    /** @description Always `no-store`, as every page of the service. */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description The page has no script and loads nothing: `default-src 'none'; style-src
+                     *     'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`.
+                     */
+                    "Content-Security-Policy": string;
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -9748,6 +9965,93 @@ export interface operations {
             429: components["responses"]["RateLimitExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDocumentation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing page (its content is not part of the contract, beyond what it links). */
+            200: {
+                headers: {
+                    /** @description Always `no-store`, so a new version of the service serves its new pages at once. */
+                    "Cache-Control": "no-store";
+                    "Content-Security-Policy": components["headers"]["DocumentationContentSecurityPolicy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description `service-unavailable`: the pages were not generated (`npm run generate` writes them;
+             *     they are committed, so a checkout has them).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getDocumentationPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The surface whose reference to open: `v2`, `v1`, `lookup` or `auth`. Any other value
+                 *     is 400 `invalid-request`.
+                 * @example v2
+                 */
+                page: "v1" | "v2" | "lookup" | "auth";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (its content is not part of the contract, beyond the operations it shows). */
+            200: {
+                headers: {
+                    /** @description Always `no-store`, so a new version of the service serves its new pages at once. */
+                    "Cache-Control": "no-store";
+                    "Content-Security-Policy": components["headers"]["DocumentationContentSecurityPolicy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description `service-unavailable`: the page was not generated (`npm run generate` writes it; the
+             *     pages are committed, so a checkout has them).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
         };
     };
     listOrganizations: {
@@ -11778,6 +12082,85 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createSandboxPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxPartnerRequest"];
+            };
+        };
+        responses: {
+            /** @description The new partner, with its API key (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPartner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description `conflict`: 50 partners made by this operation exist already; delete one (`DELETE /sandbox/partners/{partnerId}`) or wait for an unused one to expire. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSandboxPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of a partner made by `POST /sandbox/partners`. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner and everything it owned are gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: in production, or a key deleting its own partner, which was not made by `POST /sandbox/partners`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTokenCosts: {
         parameters: {
             query?: {
@@ -12415,6 +12798,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12459,6 +12847,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12503,6 +12896,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12547,6 +12945,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12591,6 +12994,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12635,6 +13043,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12679,6 +13092,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12709,6 +13127,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12739,6 +13162,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12769,6 +13197,11 @@ export interface operations {
                  *     The HMAC key is the subscription `secret` decoded from base64url (RFC 4648 section 5
                  *     alphabet, `=` padding); it decodes to 32 bytes. Canonicalize the parsed body, compute the
                  *     HMAC and compare in constant time before trusting the payload.
+                 *
+                 *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
+                 *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
+                 *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };

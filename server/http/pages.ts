@@ -263,3 +263,22 @@ export function invalidRequestPage(detail: string): string {
 export function unavailablePage(detail: string): string {
   return page('Temporarily unavailable · Ramp', `<h1>Temporarily unavailable</h1>\n<p id="error_description">${escapeHtml(detail)}</p>`, '<meta name="app-error" content="temporarily_unavailable">\n');
 }
+
+/**
+ * `GET /` (getHome): where a person who opens the base URL goes next. Production has no
+ * sandbox console, so its page links the API reference only.
+ */
+export function homePage(baseUrl: string, sandbox: boolean): string {
+  const title = sandbox ? 'Ramp API sandbox' : 'Ramp API';
+  const keyForm = sandbox ? 'api_sand:…' : 'api_prod:…';
+  const console = sandbox ? '\n<li><a href="/sandbox/console">Sandbox console</a>: your organizations, orders, webhooks and requests</li>' : '';
+  return page(
+    title,
+    `<h1>${title}</h1>
+<p>Base URL: <code>${escapeHtml(baseUrl)}</code></p>
+<p>Every request carries your key as it is: <code>Authorization: ${keyForm}</code> (no <code>Bearer</code>).</p>
+<ul>
+<li><a href="/docs">API reference</a></li>${console}
+</ul>`,
+  );
+}

@@ -1,9 +1,11 @@
 /**
  * The request log's hook on every request (features/requestLog): the answer's bytes are kept
  * as they are written, and once the answer is sent the request goes to the recorder, which
- * decides whether and what to keep. Nothing here can fail or delay an answer.
+ * decides whether and what to keep; the same moment writes the process's one log line per
+ * request. Nothing here can fail or delay an answer.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import type { Caller } from '../features/organizations/scope.ts';
 import type { RequestRecorder } from '../features/requestLog/recorder.ts';
 import { captureBytes } from '../features/requestLog/rules.ts';
@@ -11,7 +13,7 @@ import type { Clock } from '../services.ts';
 
 type Chunk = string | Buffer | Uint8Array;
 
-export function recordRequests(recorder: RequestRecorder, realClock: Clock): RequestHandler {
+export function recordRequests(recorder: RequestRecorder, realClock: Clock, logger: Logger): RequestHandler {
   return (req, res, next) => {
     const receivedAt = realClock.now();
     const started = performance.now();
@@ -35,8 +37,19 @@ export function recordRequests(recorder: RequestRecorder, realClock: Clock): Req
     res.on('finish', () => {
       // The route's parameters as the validator decoded them: Express restores req.params as a request leaves each layer.
       const openapi = (req as Request & { openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> } }).openapi;
+      const caller = (req as Request & { caller?: Caller }).caller;
+      const durationMs = performance.now() - started;
+      // As a partner's CI reads it: the path without its query string, and never the key or its header.
+      logger.info({
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        operationId: openapi?.schema?.operationId,
+        status: res.statusCode,
+        durationMs: Math.round(durationMs),
+        organizationId: caller?.organization.id,
+      }, 'request');
       recorder.record({
-        caller: (req as Request & { caller?: Caller }).caller,
+        caller,
         authorization: req.headers.authorization,
         method: req.method,
         url: req.originalUrl,
@@ -44,7 +57,7 @@ export function recordRequests(recorder: RequestRecorder, realClock: Clock): Req
         params: openapi?.pathParams ?? {},
         body: req.body,
         status: res.statusCode,
-        durationMs: performance.now() - started,
+        durationMs,
         receivedAt,
         answer,
       });

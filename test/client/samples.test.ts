@@ -19,9 +19,11 @@ describe('the code samples of the docs', () => {
         for (const { operation, webhook } of operationsOf(loadBundle(surface))) {
           if (webhook) continue;
           const samples = operation['x-codeSamples'] as { lang: string; label: string; source: string }[] | undefined;
-          expect(samples, operation.operationId).toEqual([expect.objectContaining({ lang: 'TypeScript', source: expect.stringContaining('createRampClient') })]);
+          // The other languages' samples run in test/samples/codeSamples.test.ts.
+          const typescript = samples?.find((sample) => sample.lang === 'TypeScript');
+          expect(typescript, operation.operationId).toEqual(expect.objectContaining({ source: expect.stringContaining('createRampClient') }));
           const file = `${surface}-${operation.operationId}.mts`;
-          writeFileSync(join(dir, file), samples![0]!.source);
+          writeFileSync(join(dir, file), typescript!.source);
           files.push(file);
         }
       }

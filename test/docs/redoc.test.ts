@@ -1,6 +1,7 @@
 /**
  * The Redoc pages open offline in a real Chromium and show every operation and webhook, each
- * with its path, parameters, responses and deprecation.
+ * with its path, parameters, responses and deprecation, and an operation's code samples in the
+ * five languages of redocly.yaml.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,10 +77,20 @@ describe.skipIf(!browserAvailable)('the Redoc pages', () => {
       await openTag(menu, target.operation.tags[0], entry);
       await entry.scrollIntoViewIfNeeded({ timeout: waitBudget });
       await entry.click({ timeout: waitBudget });
-      const call = `ramp.${target.method.toUpperCase()}('${target.path}'`;
-      const sample = page.locator('pre, code').filter({ hasText: 'createRampClient' }).filter({ hasText: target.operation.operationId === 'createToken' ? 'exchangeJwt' : call }).first();
-      await sample.waitFor({ state: 'visible', timeout: waitBudget });
-      expect(await page.getByText('TypeScript (@ramp/client)').first().isVisible()).toBe(true);
+      // Every language of redocly.yaml is offered by the samples panel's language menu, and each
+      // shows its own sample: the TypeScript one calls the operation's path with the client.
+      const panel = page.locator('.panel-request-samples').first();
+      const samples = target.operation['x-codeSamples'] as { lang: string; label: string; source: string }[];
+      expect(samples.map((s) => s.lang).sort()).toEqual(['Go', 'Java', 'Python', 'Shell', 'TypeScript']);
+      const languageMenu = panel.getByRole('button', { name: new RegExp(`^(${samples.map((s) => escape(s.label)).join('|')})$`) });
+      const call = target.operation.operationId === 'createToken' ? 'exchangeJwt' : `ramp.${target.method.toUpperCase()}('${target.path}'`;
+      for (const { lang, label, source } of samples) {
+        await languageMenu.click({ timeout: waitBudget });
+        await page.getByRole('menuitem', { name: label, exact: true }).click({ timeout: waitBudget });
+        const opening = source.split('\n').find((line) => line.trim() && !/^(#|\/\/)/.test(line))!.trim();
+        const shown = panel.locator('pre').filter({ hasText: opening });
+        await (lang === 'TypeScript' ? shown.filter({ hasText: call }) : shown).first().waitFor({ state: 'visible', timeout: waitBudget });
+      }
       await page.screenshot({ path: join(artifactsDir, `redoc-${surface}.png`) });
       expect(errors).toEqual([]);
       expect(external).toEqual([]);

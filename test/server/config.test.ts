@@ -157,6 +157,8 @@ describe('npm start', { timeout: 2 * testBudget }, () => {
       const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
       if (outside) await expect(fetch(`http://${outside.address}:${log.port}/lookup/country-codes`)).rejects.toThrow();
       expect(first.stdout).toContain(`Sandbox console: ${first.url}/sandbox/console`);
+      expect(first.stdout).toContain(`API reference: ${first.url}/docs`);
+      expect((await fetch(`${first.url}/docs`)).status).toBe(200);
       const key = /Sandbox API key \(shown once, keep it\): (\S+)/.exec(first.stdout.join('\n'))?.[1];
       expect(key).toMatch(/^api_sand:[0-9a-f]{32}:[0-9a-f-]{36}$/);
       const organizations = await fetch(`${first.url}/organizations`, { headers: { Authorization: key! } });

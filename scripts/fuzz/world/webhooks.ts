@@ -34,6 +34,10 @@ export async function webhooks({ api, options, d, add, request }: Context) {
   request('listSandboxWebhookDeliveries', { path: { id: subscription! } });
   request('getSandboxConsole', {});
   request('getHealth', {});
+  // The home page, then the API reference: its landing page and a surface's page.
+  request('getHome', {});
+  request('getDocumentation', {});
+  request('getDocumentationPage', { path: { page: 'v2' } });
   const consolePage = await (await fetch(`${options.base}/sandbox/console`)).text();
   const consoleFile = /\/sandbox\/console\/([^"'/]+\.js)/.exec(consolePage)?.[1];
   if (!consoleFile) throw new Error('world: the sandbox console page names no script (is the console built?)');
@@ -51,6 +55,10 @@ export async function webhooks({ api, options, d, add, request }: Context) {
   request('getSandboxClock', {});
   request('setSandboxClock', { body: { frozen: false } });
   request('advanceSandboxClock', { body: { by: 'PT1S' } });
+  // Isolated sandbox partners: one made by the example, and one made here that the example
+  // deletes with the world's key, its maker's. Generated ones stop at the cap (409 conflict).
+  request('createSandboxPartner', { body: { displayName: 'Fuzz partner' } });
+  request('deleteSandboxPartner', { path: { partnerId: (await api.post('/sandbox/partners', { displayName: 'Fuzz partner to delete' })).id } });
   request('v1CreateWebhook', { body: { url: `${options.receivers.v1}/v1/example`, eventType: 'order_updated' } });
   request('v1ListWebhooks', { body: {} });
   request('v1GetWebhook', { path: { id: d['v1-webhooks']![0]! } });

@@ -11,4 +11,7 @@ export * from './jwtIssuer.ts';
 export * from './verification.ts';
 export * from './sandbox.ts';
 export * from './clock.ts';
+export * from './sandboxPartners.ts';
 export * from './health.ts';
+export * from './docs.ts';
+export * from './home.ts';
