@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { testBudget } from './test/support/wait.ts';
 
 // RAMP_TEST_REPORT=<file> adds a JSON report beside the console one: .ci/run sums them into
@@ -8,6 +8,8 @@ const report = process.env.RAMP_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The packed packages on three Node.js versions take minutes: npm run test:packages (vitest.packages.config.ts).
+    exclude: [...configDefaults.exclude, 'test/packages/**'],
     // Builds what a started sandbox serves beside the API (its console) once, before any file.
     globalSetup: ['test/support/globalSetup.ts'],
     // A test waits for events, never for a timer: its budget is the one of test/support/wait.ts.

@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, type LoadResult } from './lib.ts';
+import { designerLoopSection, designerLoopTargets, type DesignerLoopResult } from './designerLoopReport.ts';
+import { flowsSection, flowTargets, type FlowsResult } from './flowsReport.ts';
 import type { ProfileSummary } from './profile.ts';
 import { targetLabels, type TargetId } from './targets.ts';
 
@@ -92,9 +94,15 @@ export interface Results {
   };
   /** One partner advancing its clock over a thousand deadlines while another reads (bench/isolation.ts). */
   isolation?: IsolationResult;
+  /** The partner flow suite, one partner and 8 in parallel (bench/flows.ts). */
+  flows?: FlowsResult;
+  /** `npm run docs`: a saved description until the served page shows it (bench/designerLoop.ts). */
+  designerLoop?: DesignerLoopResult;
   footprint?: { coldStartMs?: number; coldStartsMs?: number[]; coldStartCpuMs?: number; idleRssMb?: number | undefined; loadRssMb?: number; generateSeconds?: number; generateUpToDate?: boolean };
   targets?: Verdict[];
   notes: string[];
+  /** Runs of some sections (BENCH_ONLY) merged in after this run: their sections' figures are theirs (partialRun.ts). */
+  later?: { sections: string[]; startedAt: string; loadBefore: number; loadAfter?: number }[];
 }
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '–' : n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
@@ -179,6 +187,8 @@ export function verdicts(results: Results): Verdict[] {
     (v) => `${fmt(v, 1)} ms over ${fmt(iso!.during.requests)} reads${advanced ? '' : ` (the advance answered ${iso!.advance.status}, ${iso!.advance.applied ?? 'no'} deadlines applied)`}`,
     iso?.during,
   );
+  out.push(...flowTargets(results.flows));
+  out.push(...designerLoopTargets(results.designerLoop));
   const f = results.footprint;
   out.push({ target: 'cold start ≤ 1.5 s', measured: f?.coldStartMs === undefined ? 'not measured' : `${fmt(f.coldStartMs)} ms`, holds: f?.coldStartMs === undefined ? null : f.coldStartMs <= 1500 });
   out.push({ target: 'idle RSS ≤ 150 MB', measured: f?.idleRssMb === undefined ? 'not measured' : `${fmt(f.idleRssMb)} MB`, holds: f?.idleRssMb === undefined ? null : f.idleRssMb <= 150 });
@@ -195,7 +205,8 @@ function runLine(results: Results): string {
     `load average ${fmt(m.loadBefore, 2)} before and ${fmt(m.loadAfter, 2)} after. ` +
     `${o.connections} connections, ${o.warmupS} s warm-up then ${o.durationS} s per run, ` +
     `${(o.rounds ?? 1) > 1 ? `${o.rounds} rounds with every server in turn (closed loop: each server shown by its round of median CPU per request; open loop: every round's requests pooled), ` : ''}` +
-    `loopback, autocannon in the bench process and each server in its own.`
+    `loopback, autocannon in the bench process and each server in its own.` +
+    (results.later ?? []).map((l) => ` Measured again ${l.startedAt.slice(0, 16).replace('T', ' ')} UTC (load ${fmt(l.loadBefore, 2)} before, ${fmt(l.loadAfter, 2)} after): ${l.sections.join(', ')}.`).join('')
   );
 }
 
@@ -216,12 +227,12 @@ function targetsTable(results: Results): string[] {
 /** Where docs/performance.md shows the latest full run (`npm run bench` rewrites what is between them). */
 export const readmeMarkers = { start: '<!-- bench results: written by npm run bench -->', end: '<!-- end of bench results -->' };
 
-/** The page (docs/performance.md) with the run's machine and verdicts between its markers (unchanged without them). */
+/** The page (docs/performance.md) with the run's machine and verdicts between its markers (unchanged without them); its links are relative to docs/. */
 export function withBenchSummary(readme: string, results: Results): string {
   const start = readme.indexOf(readmeMarkers.start);
   const end = readme.indexOf(readmeMarkers.end);
   if (start < 0 || end < start) return readme;
-  const summary = [readmeMarkers.start, '', `${runLine(results)} Every figure: [bench/results.md](bench/results.md).`, '', ...targetsTable(results), '', ''].join('\n');
+  const summary = [readmeMarkers.start, '', `${runLine(results)} Every figure: [bench/results.md](../bench/results.md).`, '', ...targetsTable(results), '', ''].join('\n');
   return readme.slice(0, start) + summary + readme.slice(end);
 }
 
@@ -248,7 +259,7 @@ export function renderMarkdown(results: Results): string {
   lines.push(`# Benchmark results`, '');
   lines.push(runLine(results), '');
   lines.push(...throughputSection(results), ...openLoopSection(results), ...profilesSection(results));
-  lines.push(...scalingSection(results), ...webhooksSection(results), ...isolationSection(results), ...footprintSection(results));
+  lines.push(...scalingSection(results), ...webhooksSection(results), ...isolationSection(results), ...flowsSection(results.flows), ...designerLoopSection(results.designerLoop, results.footprint?.generateSeconds), ...footprintSection(results));
   lines.push(`## Targets`, '', ...targetsTable(results));
   if (results.notes.length) lines.push('', '## Notes', '', ...results.notes.map((n) => `- ${n.replace(/\s+/g, ' ')}`));
   return `${lines.join('\n')}\n`;

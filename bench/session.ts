@@ -1,6 +1,6 @@
 /**
  * What the sections of one `npm run bench` share (footprint.ts, throughput.ts, scaling.ts,
- * webhooks.ts, isolation.ts): the options read from the environment (run.ts says what each
+ * webhooks.ts, isolation.ts, flows.ts, designerLoop.ts): the options read from the environment (run.ts says what each
  * variable does), a work directory, the results every section adds to, and the servers they
  * start, which `cleanup` stops when the run ends or is interrupted.
  */
@@ -32,7 +32,7 @@ export function benchOptions(env: NodeJS.ProcessEnv) {
     /** A machine whose speed drifts within minutes moves one 5 s run of a server by a third; rounds in turn cancel it. */
     rounds: Math.max(1, Math.round(Number(env.BENCH_ROUNDS ?? 3))),
     profile: env.BENCH_PROFILE,
-    sections: new Set((env.BENCH_ONLY ?? 'footprint,throughput,scaling,webhooks,isolation,generate').split(',').map((s) => s.trim())),
+    sections: new Set((env.BENCH_ONLY ?? 'footprint,throughput,scaling,webhooks,isolation,flows,designer,generate').split(',').map((s) => s.trim())),
     scenarios: env.BENCH_SCENARIOS ? new Set(env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : undefined,
   };
 }

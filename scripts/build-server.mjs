@@ -32,22 +32,26 @@ const isUpToDate = () => upToDate(outfile, inputsFile, import.meta.filename);
 
 /**
  * A module finds its files next to itself (`join(import.meta.dirname, '..', 'data', …)`);
- * in the bundle every module lives in dist/, so each keeps its own folder, relative to dist/.
+ * in the bundle every module lives in one file, so each keeps its own folder, written relative
+ * to `bundleDir`, the folder the bundle stands for in the repository's layout (dist/ here; the
+ * sandbox package's bundle, build-sandbox.mjs, stands for the root and ships the files below it).
  */
-const ownDirname = {
-  name: 'own-dirname',
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes('import.meta.dirname')) return undefined;
-      const folder = relative(dirname(outfile), dirname(args.path)).split('\\').join('/');
-      return { contents: source.replaceAll('import.meta.dirname', `(import.meta.dirname + ${JSON.stringify(`/${folder}`)})`), loader: 'ts' };
-    });
-  },
-};
+export function ownDirname(bundleDir) {
+  return {
+    name: 'own-dirname',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.dirname')) return undefined;
+        const folder = relative(bundleDir, dirname(args.path)).split('\\').join('/');
+        return { contents: source.replaceAll('import.meta.dirname', `(import.meta.dirname + ${JSON.stringify(`/${folder}`)})`), loader: 'ts' };
+      });
+    },
+  };
+}
 
 /** JSON a package ships (`i18n-iso-countries/langs/en.json`) is bundled: esbuild would drop its `with { type: 'json' }`. */
-const packageJson = {
+export const packageJson = {
   name: 'package-json',
   setup(b) {
     const require = createRequire(join(root, 'package.json'));
@@ -55,9 +59,11 @@ const packageJson = {
   },
 };
 
-if (isUpToDate()) {
-  if (verbose) process.stderr.write('dist/server.js is up to date\n');
-} else {
+async function buildServer() {
+  if (isUpToDate()) {
+    if (verbose) process.stderr.write('dist/server.js is up to date\n');
+    return;
+  }
   const started = performance.now();
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
@@ -74,8 +80,10 @@ if (isUpToDate()) {
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
-    plugins: [ownDirname, packageJson],
+    plugins: [ownDirname(dirname(outfile)), packageJson],
   });
   recordInputs(inputsFile, result);
   if (verbose) process.stderr.write(`dist/server.js built in ${Math.round(performance.now() - started)} ms\n`);
 }
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) await buildServer();

@@ -47,15 +47,27 @@ export async function start(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /**
- * What a person starting the sandbox needs next: where the console is and the key to paste in
- * it. The key is printed once, on the start that made it (only its hash is stored); a later
- * start says how to have one again instead of saying nothing.
+ * What a person starting the sandbox needs next: the base URL, where the API reference and the
+ * console are, and the key to paste in it (a partner's CI reads the first and the last from here). The key is
+ * printed once, on the start that made it (only its hash is stored); a later start says how
+ * to have one again instead of saying nothing.
  */
 function startNotice(port: number, createdKey: string | undefined, config: Config): string {
-  const console = `Sandbox console: http://localhost:${port}/sandbox/console`;
+  const console = `Sandbox API: http://localhost:${port}\nAPI reference: http://localhost:${port}/docs\nSandbox console: http://localhost:${port}/sandbox/console`;
   if (createdKey) return `\n${console}\nSandbox API key (shown once, keep it): ${createdKey}\n\n`;
   if (config.seedApiKey) return `\n${console} (sign in with RAMP_SEED_API_KEY)\n\n`;
   return `\n${console}\nThe partner's key was printed by the start that made it, and only its hash is kept. For a known key, set RAMP_SEED_API_KEY=api_sand:<key_id>:<org_id>; for a new partner, start on an empty RAMP_DATA_DIR.\n\n`;
+}
+
+/** Calls `stop` once this process's parent is gone (the process is then adopted by another). */
+function whenOrphaned(stop: () => void) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop();
+  }, 500);
+  watch.unref();
 }
 
 /** The database named in an error, without the credentials of DATABASE_URL. */
@@ -68,9 +80,20 @@ function whereIsTheDatabase(config: Config): string {
 if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) {
   try {
     const running = await start();
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => void running.stop().then(() => process.exit(0)));
-    }
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      void running.stop().then(() => {
+        running.services.logger.info('ramp stopped');
+        process.exit(0);
+      });
+    };
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+    // `npx @ramp/sandbox` runs this bin under `sh -c`, and a SIGTERM to npx ends that shell
+    // (dash, Debian's and Ubuntu's sh) without reaching the sandbox: started by npx, the
+    // sandbox stops once the shell that started it is gone, as it would on the signal.
+    if (process.env.npm_command === 'exec') whenOrphaned(stop);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);

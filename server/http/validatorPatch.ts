@@ -28,10 +28,18 @@ export function validatorPatchProblem(manifest: { version?: unknown; rampPatch?:
   return undefined;
 }
 
+/**
+ * The sandbox package (sandbox/) bundles the validator instead of installing it: its build
+ * (scripts/build-sandbox.mjs) defines this as the manifest of the copy it bundled.
+ */
+declare const RAMP_BUNDLED_VALIDATOR_MANIFEST: { version?: unknown; rampPatch?: unknown } | undefined;
+
 export function assertValidatorPatched(): void {
-  // Read at run time from node_modules, never bundled: the check is about what is installed.
+  // Otherwise read at run time from node_modules, never bundled: the check is about what is installed.
   const resolve = createRequire(import.meta.url).resolve;
-  const manifest = JSON.parse(readFileSync(resolve('express-openapi-validator/package.json'), 'utf8')) as { version?: unknown; rampPatch?: unknown };
+  const manifest = typeof RAMP_BUNDLED_VALIDATOR_MANIFEST === 'object'
+    ? RAMP_BUNDLED_VALIDATOR_MANIFEST
+    : (JSON.parse(readFileSync(resolve('express-openapi-validator/package.json'), 'utf8')) as { version?: unknown; rampPatch?: unknown });
   const problem = validatorPatchProblem(manifest);
   if (problem) throw new ConfigError(problem);
 }

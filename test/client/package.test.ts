@@ -1,7 +1,8 @@
 /**
- * @ramp/client as a partner gets it: `npm run build:client`, `npm pack`, installed from the
- * tarball into an empty project with no server and no repository around it, then used from
- * plain Node (JavaScript) and type-checked from TypeScript.
+ * @ramp/client as a partner gets it: `npm pack` with nothing built (its `prepack` builds),
+ * installed from the tarball into an empty project with no server and no repository around
+ * it, then used from plain Node (an ES module, and CommonJS through `require`) and
+ * type-checked from TypeScript. On Node.js 22 and 24 too: test/packages/packages.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,8 +19,9 @@ describe('the @ramp/client package', () => {
   const project = join(work, 'partner');
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('builds, packs, installs from the tarball and works from plain Node and TypeScript', { timeout: 300_000 }, () => {
-    npm(['run', 'build:client'], root);
+  it('builds on pack, installs from the tarball and works from plain Node and TypeScript', { timeout: 300_000 }, () => {
+    // A pack before any build once made a tarball of package.json and README.md alone.
+    rmSync(join(root, 'client', 'dist'), { recursive: true, force: true });
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], join(root, 'client'))) as { filename: string; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path).sort();
     expect(files).toContain('dist/client/index.js');
@@ -65,6 +67,13 @@ console.log(JSON.stringify({ isProblem: problem instanceof RampProblem, slug: pr
       event: { b: 1, a: 'x' },
       lookupIsPublic: true,
     });
+
+    // CommonJS: require() of the package's ES module (Node.js 20.19 and later), one copy of its classes for both module systems.
+    writeFileSync(join(project, 'smoke.cjs'), `const { createRampClient, RampError, isPublicOperation } = require('@ramp/client');
+console.log(JSON.stringify({ client: typeof createRampClient, error: typeof RampError, lookupIsPublic: isPublicOperation('GET', '/lookup/tokens/cost') }));
+`);
+    const required = execFileSync(process.execPath, ['smoke.cjs'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(required)).toEqual({ client: 'function', error: 'function', lookupIsPublic: true });
 
     // A TypeScript partner gets the contract's types from the package alone.
     writeFileSync(
