@@ -27,6 +27,16 @@ module.exports = {
       to: { path: '^server/handlers/' },
     },
     {
+      name: 'handlers-never-hold-storage',
+      comment:
+        'A handler reads the validated request, calls a use case with the services and shapes the answer: what is stored, ' +
+        'and how, is the use case\'s business. A type counts too (a Db or a row type of storage/tables). ESLint ' +
+        '(eslint.config.js) forbids the other way in, services.storage.',
+      severity: 'error',
+      from: { path: '^server/handlers/' },
+      to: { path: '^server/storage/' },
+    },
+    {
       name: 'http-only-from-the-http-side',
       comment: 'server/http/ renders errors and reads requests: only the composition root and handlers use it.',
       severity: 'error',

@@ -33,8 +33,8 @@ export function createApp(services: Services, handlers: Handlers) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Every request of a partner's key goes to the sandbox request log once answered (listSandboxRequests).
-  app.use(recordRequests(requestRecorder(services), services.realClock));
+  // Every request of a partner's key goes to the sandbox request log once answered (listSandboxRequests), and every request to one log line.
+  app.use(recordRequests(requestRecorder(services), services.realClock, logger));
   app.use(bodyParsing());
   // Simulators do not exist in production, whatever the request (the Sandbox sections of v1.yaml and v2.yaml: 403 `forbidden`).
   // In the sandbox the guard would pass every time: it is only routed in production.

@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JWK } from 'jose';
 import { loadContract } from '../../server/shared/contract.ts';
-import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/webhooks/support.ts';
+import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/support/webhooks.ts';
 import { droppedOf, exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
 import { buildWorld, type World } from './world.ts';
 import { buildConsole } from '../build-console.mjs';

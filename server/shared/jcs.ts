@@ -4,7 +4,7 @@
  *
  * Canonicalization is `canonicalize@4.0.0` (erdtman, the implementation RFC 8785 lists):
  * it passes every vector of test/vectors/jcs/ byte for byte, and refuses NaN, Infinity
- * and lone surrogates (test/webhooks/signature.test.ts). The wrapper only makes sure the
+ * and lone surrogates (test/features/webhooks/signature.test.ts). The wrapper only makes sure the
  * result is a string: the library answers `undefined` for a value JSON cannot hold.
  */
 import canonicalize from 'canonicalize';

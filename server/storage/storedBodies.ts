@@ -10,7 +10,7 @@
  * presenter differs has another tag, and presents a row stored under the old one again from
  * its columns, so an upgrade never serves a body made by the code it replaced. The presenter
  * must therefore be one self-contained function: a helper it called could change without
- * changing the tag (test/domain/orderBody.test.ts).
+ * changing the tag (test/features/orders/body.test.ts).
  */
 import { createHash } from 'node:crypto';
 import { componentSchema, refusal, schemaValidator, type SchemaName } from '../shared/contractSchemas.ts';

@@ -19,7 +19,7 @@ import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { createCustomer, customerClabe, otherPartner, sandboxClock, solanaAddress } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually, testBudget, waitBudget } from '../support/wait.ts';
-import { startReceiver, type Receiver } from '../webhooks/support.ts';
+import { startReceiver, type Receiver } from '../support/webhooks.ts';
 
 const screenshots = join(artifactsDir, 'console');
 

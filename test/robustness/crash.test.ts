@@ -6,7 +6,7 @@
  * event without its status), and every pending delivery resumes until it is acknowledged.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventIdOf, eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
+import { eventIdOf, eventually, startReceiver, type Receiver } from '../support/webhooks.ts';
 import { newSeedKey, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';

@@ -30,7 +30,7 @@ import { solanaAddress } from '../support/fixtures.ts';
 import { newSeedKey, roundRobin, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { freshPostgresDatabase } from '../support/storage.ts';
 import { eventually, testBudget, waitBudget } from '../support/wait.ts';
-import { eventIdOf, startReceiver, type Receiver } from '../webhooks/support.ts';
+import { eventIdOf, startReceiver, type Receiver } from '../support/webhooks.ts';
 
 const installed = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').length > 0;
 const postgres = (...args: string[]) =>

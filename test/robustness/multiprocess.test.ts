@@ -6,7 +6,7 @@
  * Needs DATABASE_URL (CI runs it in the PostgreSQL step); skipped without it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventIdOf, eventually, startReceiver, type Receiver } from '../webhooks/support.ts';
+import { eventIdOf, eventually, startReceiver, type Receiver } from '../support/webhooks.ts';
 import { newSeedKey, roundRobin, startServerProcess, type ServerProcess } from '../support/process.ts';
 import { testDatabase, type TestDatabase } from '../support/storage.ts';
 import { waitBudget, testBudget } from '../support/wait.ts';

@@ -1,6 +1,6 @@
 /**
  * The webhook verification recipes of samples/webhooks/ in Python, Go and Java (TypeScript's is
- * client/webhooks.ts, tested in test/webhooks/verify.test.ts), each built once and run as a
+ * client/webhooks.ts, tested in test/features/webhooks/verify.test.ts), each built once and run as a
  * partner would run it:
  *
  *   vectors   its own program checks its RFC 8785 library and its verify function against the
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually } from '../support/wait.ts';
-import { deliveriesOf, exampleOf, extraVectors, referenceJcs, subscribe, vectors } from '../webhooks/support.ts';
+import { deliveriesOf, exampleOf, extraVectors, referenceJcs, subscribe, vectors } from '../support/webhooks.ts';
 import { freePort, logs, recipes, run, startReceiver, type RunningReceiver } from './recipes.ts';
 
 const signatures = JSON.parse(readFileSync(join(vectors, 'hmac-signature-vectors.json'), 'utf8')) as { secret_b64url: string; vectors: { canonical_utf8: string }[] };

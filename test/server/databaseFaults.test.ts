@@ -21,7 +21,7 @@ import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { solanaAddress } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { waitBudget } from '../support/wait.ts';
-import { startReceiver, type Receiver } from '../webhooks/support.ts';
+import { startReceiver, type Receiver } from '../support/webhooks.ts';
 
 const pragma = async (db: Db, statement: string) => (await sql.raw<Record<string, number>>(`PRAGMA ${statement}`).execute(db)).rows[0];
 

@@ -345,7 +345,9 @@ describe('a request with no body is one with an empty body, on every operation t
           expect(documents(o, absent.status), where).toBe(true);
           if (absent.status >= 400) expectFormat(o, absent, where);
           const withoutInstance = (text: string) => text.replace(/urn:uuid:[0-9a-f-]{36}/g, 'urn:uuid:…');
-          expect({ status: absent.status, body: withoutInstance(absent.text_) }, where).toEqual({ status: empty.status, body: withoutInstance(empty.text_) });
+          // A creation with an optional body (createSandboxPartner) makes a new object each time: the same but for its ids, key and times.
+          const made = (text: string) => absent.status !== 201 ? text : text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '…').replace(/api_sand:[0-9a-f]+:/g, 'api_sand:…:').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '…');
+          expect({ status: absent.status, body: made(withoutInstance(absent.text_)) }, where).toEqual({ status: empty.status, body: made(withoutInstance(empty.text_)) });
         }
       } finally {
         await server.close();

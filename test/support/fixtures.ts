@@ -71,7 +71,7 @@ export async function approve(server: TestServer, organizationId: string, key?: 
  */
 export async function keyedBusinessChild(server: TestServer): Promise<{ id: string; key: string }> {
   const id = await createCustomer(server, { type: 'business', approved: true });
-  const { key } = await issueApiKey(server.services.storage, server.services.config, id, server.services.clock.now());
+  const { key } = await issueApiKey(server.services, id);
   return { id, key };
 }
 

@@ -12,12 +12,12 @@
  * allowed: they reach nothing further, and a partner can end a leaked one.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config.ts';
 import { Problem } from '../../shared/problems.ts';
-import type { Db, Storage } from '../../storage/database.ts';
-import { organizationsRepository } from '../organizations/repository.ts';
+import type { Tx } from '../../storage/database.ts';
+import { isoNow, type Services } from '../../services.ts';
+import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
 import { apiKeysRepository, type ApiKeyRow } from './repository.ts';
-import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, maxActiveKeys, newKeyId } from './rules.ts';
+import { displayPrefix, formatApiKey, hashApiKey, keyEnvFor, keyLookup, maxActiveKeys, newKeyId, type KeyEnv } from './rules.ts';
 
 export interface IssuedKey {
   row: ApiKeyRow;
@@ -32,7 +32,8 @@ export function assertOwnOrganization(callerOrganizationId: string, organization
   }
 }
 
-export async function issueApiKey(storage: Storage, config: Pick<Config, 'env'>, organizationId: string, now: Date): Promise<IssuedKey> {
+export async function issueApiKey(services: Pick<Services, 'storage' | 'config' | 'clock'>, organizationId: string): Promise<IssuedKey> {
+  const { storage, config } = services;
   return storage.db.transaction().execute(async (tx) => {
     // The organization row is the lock that serializes key creation for it: two concurrent
     // requests cannot both see 4 active keys and both add a fifth (SQLite has one writer).
@@ -46,31 +47,36 @@ export async function issueApiKey(storage: Storage, config: Pick<Config, 'env'>,
     if ((await keys.countActive(organization.id)) >= maxActiveKeys) {
       throw new Problem('conflict', `The organization already has ${maxActiveKeys} active API keys; delete one before creating another.`);
     }
-    const keyId = newKeyId();
-    const key = formatApiKey(keyEnvFor(config.env), keyId, organization.id);
-    const row: ApiKeyRow = {
-      id: randomUUID(),
-      lookup: keyLookup(keyId),
-      organization_id: organization.id,
-      env: keyEnvFor(config.env),
-      hash: hashApiKey(key, organization.key_salt),
-      prefix: displayPrefix(key),
-      created_at: now.toISOString(),
-      revoked_at: null,
-      last_used_at: null,
-    };
-    await keys.insert(row);
-    return { row, key };
+    return mintApiKey(tx, organization, keyEnvFor(config.env), services.clock.now());
   });
 }
 
+/** Inside the caller's transaction: a new active key of the organization, its hash stored and the whole key returned once. */
+export async function mintApiKey(tx: Tx, organization: Pick<OrganizationRow, 'id' | 'key_salt'>, env: KeyEnv, now: Date): Promise<IssuedKey> {
+  const keyId = newKeyId();
+  const key = formatApiKey(env, keyId, organization.id);
+  const row: ApiKeyRow = {
+    id: randomUUID(),
+    lookup: keyLookup(keyId),
+    organization_id: organization.id,
+    env,
+    hash: hashApiKey(key, organization.key_salt),
+    prefix: displayPrefix(key),
+    created_at: now.toISOString(),
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await apiKeysRepository(tx).insert(row);
+  return { row, key };
+}
+
 /** Revokes at once, with no grace period; an unknown or already revoked key is `not-found`. */
-export async function revokeApiKey(storage: Storage, organizationId: string, id: string, now: Date): Promise<void> {
-  const revoked = await apiKeysRepository(storage.db).revoke(organizationId, id.toLowerCase(), now.toISOString());
+export async function revokeApiKey(services: Pick<Services, 'storage' | 'clock'>, organizationId: string, id: string): Promise<void> {
+  const revoked = await apiKeysRepository(services.storage.db).revoke(organizationId, id.toLowerCase(), isoNow(services));
   if (!revoked) throw new Problem('not-found', `API key ${id} was not found.`);
 }
 
 /** A page of the organization's active keys (`listApiKeys`), newest first. */
-export function activeKeysPage(db: Db, organizationId: string, page: { size: number; number: number }) {
-  return apiKeysRepository(db).activePage(organizationId, page);
+export function activeKeysPage(services: Pick<Services, 'storage'>, organizationId: string, page: { size: number; number: number }) {
+  return apiKeysRepository(services.storage.db).activePage(organizationId, page);
 }

@@ -10,7 +10,7 @@
  */
 import type { components } from '../../../generated/types/ramp.ts';
 import { Problem } from '../../shared/problems.ts';
-import type { Db } from '../../storage/database.ts';
+import type { Services } from '../../services.ts';
 import { partnerOf, type OrganizationRow } from '../organizations/repository.ts';
 import { deliveriesRepository } from '../webhooks/deliveriesRepository.ts';
 import { eventsRepository } from '../webhooks/eventsRepository.ts';
@@ -20,8 +20,8 @@ import { presentSandboxDelivery, presentSandboxEvent } from './presenters.ts';
 type Schemas = components['schemas'];
 
 /** The events the caller may see after `after`, oldest first: its partner's, narrowed to its own organization when it is a customer. */
-export async function readEvents(db: Db, caller: Pick<OrganizationRow, 'id' | 'parent_id'>, options: { after: number; subjectId?: string | undefined; limit: number }): Promise<Schemas['SandboxEventPage']> {
-  const rows = await eventsRepository(db).eventsAfter(partnerOf(caller), {
+export async function readEvents(services: Pick<Services, 'storage'>, caller: Pick<OrganizationRow, 'id' | 'parent_id'>, options: { after: number; subjectId?: string | undefined; limit: number }): Promise<Schemas['SandboxEventPage']> {
+  const rows = await eventsRepository(services.storage.db).eventsAfter(partnerOf(caller), {
     after: options.after,
     limit: options.limit,
     organizationId: caller.parent_id !== null ? caller.id : undefined,
@@ -32,7 +32,8 @@ export async function readEvents(db: Db, caller: Pick<OrganizationRow, 'id' | 'p
 }
 
 /** One subscription's deliveries (v1 or v2), newest first, with the bytes and signature each attempt sent. */
-export async function readDeliveries(db: Db, organizationId: string, subscriptionId: string, page: { size: number; number: number }) {
+export async function readDeliveries(services: Pick<Services, 'storage'>, organizationId: string, subscriptionId: string, page: { size: number; number: number }) {
+  const { db } = services.storage;
   const subscriptions = subscriptionsRepository(db);
   const deliveries = deliveriesRepository(db);
   const subscription = (await subscriptions.findSubscription(organizationId, 'v2', subscriptionId)) ?? (await subscriptions.findSubscription(organizationId, 'v1', subscriptionId));

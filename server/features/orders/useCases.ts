@@ -154,7 +154,7 @@ export async function getOrder(services: Services, organization: OrganizationRow
 /** Newest first, across the caller and its customers, or one organization it can act for. */
 export async function listOrders(services: Services, caller: Caller, page: PageRequest, organizationId?: string) {
   const { db } = services.storage;
-  const scope = organizationId ? { organizationId: (await actFor(db, caller, organizationId)).id } : { partnerId: caller.organization.id, parentId: caller.organization.parent_id };
+  const scope = organizationId ? { organizationId: (await actFor(services, caller, organizationId)).id } : { partnerId: caller.organization.id, parentId: caller.organization.parent_id };
   const repository = ordersRepository(db);
   const { items, total } = await repository.page(scope, page);
   // Bodies stored by another contract or presenter (or before bodies were stored) are presented again.

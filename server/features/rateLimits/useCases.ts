@@ -12,6 +12,7 @@
 import { Problem } from '../../shared/problems.ts';
 import type { Caller } from '../organizations/scope.ts';
 import type { Db } from '../../storage/database.ts';
+import type { Services } from '../../services.ts';
 import { actFor } from '../organizations/scope.ts';
 import { rateLimitsRepository } from './repository.ts';
 
@@ -50,20 +51,20 @@ export interface ReadLimits {
  * for it, else the key's own (so made-up ids neither dodge the limit nor grow the table), and
  * against the caller's key.
  */
-export async function limitReads(db: Db, caller: Caller, pathOrganizationId: string | undefined, limits: ReadLimits, now: Date): Promise<void> {
+export async function limitReads(services: Pick<Services, 'storage'>, caller: Caller, pathOrganizationId: string | undefined, limits: ReadLimits, now: Date): Promise<void> {
   const { readsPerSecond, keyReadsPerSecond, windowSeconds } = limits;
   const budgets = new Map<string, number>();
   let organizationId = caller.organization.id;
   if (readsPerSecond > 0) {
     if (pathOrganizationId && pathOrganizationId.toLowerCase() !== organizationId) {
-      organizationId = await actFor(db, caller, pathOrganizationId).then((o) => o.id, () => organizationId);
+      organizationId = await actFor(services, caller, pathOrganizationId).then((o) => o.id, () => organizationId);
     }
     budgets.set(`reads:${organizationId}`, readsPerSecond * windowSeconds);
   }
   // The key's row id, which names it without any of its secret.
   if (keyReadsPerSecond > 0) budgets.set(`key-reads:${caller.keyId}`, keyReadsPerSecond * windowSeconds);
   if (budgets.size === 0) return;
-  const { exceeded, retryAfterSeconds } = await take(db, budgets, now, windowSeconds);
+  const { exceeded, retryAfterSeconds } = await take(services.storage.db, budgets, now, windowSeconds);
   if (exceeded === undefined) return;
   const per = windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`;
   const retry = `retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import type { Config } from '../../config.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { Problem } from '../../shared/problems.ts';
-import type { Db, Tx } from '../../storage/database.ts';
+import type { Services } from '../../services.ts';
 import { organizationsRepository, type OrganizationRow } from '../organizations/repository.ts';
 import type { V1ListRequest, V1Scope } from './repository.ts';
 import { pageMeta, v1Page, type V1PaginationBody } from '../../shared/pagination.ts';
@@ -11,15 +11,15 @@ import type { PriceFeed } from '../prices/feed.ts';
 import { stablecoins } from '../../shared/world.ts';
 
 /** A customer the key may act for: a direct child of its organization; anything else is 404. */
-export async function v1Customer(db: Db | Tx, caller: Caller, customerId: string): Promise<OrganizationRow> {
-  const customer = await organizationsRepository(db).find(customerId.toLowerCase());
+export async function v1Customer(services: Pick<Services, 'storage'>, caller: Caller, customerId: string): Promise<OrganizationRow> {
+  const customer = await organizationsRepository(services.storage.db).find(customerId.toLowerCase());
   if (!customer || customer.parent_id !== caller.organization.id) throw new Problem('not-found', 'Customer not found');
   return customer;
 }
 
 /** What a list covers: one customer of the caller (404 unless a direct child), or all of them. */
-export async function v1Scope(db: Db | Tx, caller: Caller, customerId?: string): Promise<V1Scope> {
-  return customerId === undefined ? { partnerId: caller.organization.id } : { customerId: (await v1Customer(db, caller, customerId)).id };
+export async function v1Scope(services: Pick<Services, 'storage'>, caller: Caller, customerId?: string): Promise<V1Scope> {
+  return customerId === undefined ? { partnerId: caller.organization.id } : { customerId: (await v1Customer(services, caller, customerId)).id };
 }
 
 /** An object of the caller's customers, or 404 with the object's message (existence does not leak). */

@@ -54,7 +54,7 @@ export async function listV1<K extends V1Listed>(
 ) {
   const page = v1ListRequest(request.body, request.query);
   const { db } = services.storage;
-  const scope = await v1Scope(db, caller, request.customerId);
+  const scope = await v1Scope(services, caller, request.customerId);
   const { items, total } = await (listed[what] as (db: Db, scope: V1Scope, page: V1ListRequest) => Promise<{ items: Listed[K][]; total: number }>)(db, scope, page);
   const path = 'customerId' in scope ? `/ramp/customer/${scope.customerId}/${what}` : `/ramp/${what}`;
   return v1Envelope(services.config, path, page, items, total);

@@ -1,6 +1,6 @@
 /**
  * The retry rules of the Webhooks sections of v1.yaml and v2.yaml as one pure function, so the table
- * of outcomes is tested on its own (test/webhooks/retry.test.ts).
+ * of outcomes is tested on its own (test/features/webhooks/retry.test.ts).
  *
  * v2: up to 3 attempts; retry after a connection error, a timeout, a 5xx, 408, 429 or any
  * other non-2xx, except that 400, 401, 403, 404, 405, 410 and 422 end the delivery.

@@ -8,7 +8,6 @@ import type { components } from '../../../generated/types/ramp.ts';
 import { publicOnlyRule, urlProblem } from '../../shared/outbound.ts';
 import { Problem, validationError } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
-import type { Db } from '../../storage/database.ts';
 import { presentDelivery } from './presenters.ts';
 import { deliveriesRepository } from './deliveriesRepository.ts';
 import { eventsRepository } from './eventsRepository.ts';
@@ -70,14 +69,14 @@ export async function createSubscription(
   return stored;
 }
 
-export async function getSubscription(db: Db, organizationId: string, surface: Surface, id: string): Promise<SubscriptionRow> {
-  const row = await subscriptionsRepository(db).findSubscription(organizationId, surface, id);
+export async function getSubscription(services: Pick<Services, 'storage'>, organizationId: string, surface: Surface, id: string): Promise<SubscriptionRow> {
+  const row = await subscriptionsRepository(services.storage.db).findSubscription(organizationId, surface, id);
   if (!row) throw notFound(surface, id);
   return row;
 }
 
-export async function deleteSubscription(db: Db, organizationId: string, surface: Surface, id: string): Promise<void> {
-  const deleted = await db.transaction().execute((tx) => subscriptionsRepository(tx).deleteSubscription(organizationId, surface, id));
+export async function deleteSubscription(services: Pick<Services, 'storage'>, organizationId: string, surface: Surface, id: string): Promise<void> {
+  const deleted = await services.storage.db.transaction().execute((tx) => subscriptionsRepository(tx).deleteSubscription(organizationId, surface, id));
   if (!deleted) throw notFound(surface, id);
 }
 
@@ -85,13 +84,14 @@ const notFound = (surface: Surface, id: string) =>
   new Problem('not-found', surface === 'v2' ? `Webhook subscription ${id} was not found.` : 'Webhook not found');
 
 /** A page of the organization's subscriptions of one surface, oldest first. */
-export function listSubscriptions(db: Db, organizationId: string, surface: Surface, page: { size: number; number: number }) {
-  return subscriptionsRepository(db).listSubscriptions(organizationId, surface, page);
+export function listSubscriptions(services: Pick<Services, 'storage'>, organizationId: string, surface: Surface, page: { size: number; number: number }) {
+  return subscriptionsRepository(services.storage.db).listSubscriptions(organizationId, surface, page);
 }
 
-/** A page of one v2 subscription's deliveries with their attempts, newest first. */
-export async function listDeliveries(db: Db, subscription: SubscriptionRow, page: { size: number; number: number }) {
-  const deliveries = deliveriesRepository(db);
+/** A page of the deliveries of one of the organization's v2 subscriptions, with their attempts, newest first. */
+export async function listDeliveries(services: Pick<Services, 'storage'>, organizationId: string, subscriptionId: string, page: { size: number; number: number }) {
+  const subscription = await getSubscription(services, organizationId, 'v2', subscriptionId);
+  const deliveries = deliveriesRepository(services.storage.db);
   const { items, total } = await deliveries.listDeliveries(subscription.id, page);
   const attempts = await deliveries.attemptsOf(items.map((d) => d.id));
   return { items: items.map((d) => presentDelivery(d, subscription.event_type, attempts.get(d.id) ?? [])), total };

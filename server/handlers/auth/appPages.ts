@@ -15,7 +15,7 @@ async function render(services: Services, req: Request, flow: Flow | null) {
   const { grant, returnUrl, frameAncestor } = signedIn;
   const headers = sessionPageHeaders(frameAncestor);
   if (flow && !grant.scope.split(' ').includes(flow)) throw new HtmlPageError(403, forbiddenPage(flow), headers);
-  const partner = await findOrganization(services.storage.db, grant.partner_id);
+  const partner = await findOrganization(services, grant.partner_id);
   const html = appPage({ flow, grant, partnerName: partner?.display_name ?? 'the partner', returnUrl, query: req.query as Record<string, string | string[]> });
   return { status: 200 as const, type: 'text/html', body: html, headers };
 }

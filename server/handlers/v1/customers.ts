@@ -16,5 +16,5 @@ export const v1SearchCustomers: Handler<'v1SearchCustomers'> = async ({ body, qu
 
 export const v1GetCustomer: Handler<'v1GetCustomer'> = async ({ params, caller, services }) => ({
   status: 200,
-  body: presentV1Customer(await v1Customer(services.storage.db, caller, params.customer_id)),
+  body: presentV1Customer(await v1Customer(services, caller, params.customer_id)),
 });

@@ -43,13 +43,13 @@ export const v1CreateOnboardingUrl: Handler<'v1CreateOnboardingUrl'> = async ({ 
 
 export const v1SimulateCustomerKyc: Handler<'v1SimulateCustomerKyc'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const customer = await v1Customer(services.storage.db, caller, params.customer_id);
+  const customer = await v1Customer(services, caller, params.customer_id);
   return { status: 200, body: presentV1Kyc(await simulateV1CustomerKyc(services, customer, body)) };
 };
 
 export const v1SimulateKyb: Handler<'v1SimulateKyb'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const organization = await actFor(services.storage.db, caller, params.org_id).catch((error: unknown) => {
+  const organization = await actFor(services, caller, params.org_id).catch((error: unknown) => {
     // v1 shows the message alone; a database that cannot answer is not a missing organization.
     throw error instanceof Problem && error.slug === 'not-found' ? new Problem('not-found', 'Organization not found') : error;
   });

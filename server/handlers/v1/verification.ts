@@ -9,7 +9,7 @@ import { validationError } from '../../shared/problems.ts';
 import type { Handler } from '../types.ts';
 
 export const v1GetCustomerKyc: Handler<'v1GetCustomerKyc'> = async ({ params, query, caller, services }) => {
-  const customer = await v1Customer(services.storage.db, caller, params.customer_id);
+  const customer = await v1Customer(services, caller, params.customer_id);
   const state = await readVerification(services, customer, verificationKindOf(customer));
   const kyc = presentV1Kyc(state);
   return { status: 200, body: asked(query.requirements) ? { ...kyc, requirements: v1KycRequirements(services.contract.document, state) } : kyc };
@@ -19,7 +19,7 @@ export const v1SubmitCustomerKyc: Handler<'v1SubmitCustomerKyc'> = async ({ para
   // Rendered as {error, details} by server/http/submissionErrors.ts.
   const errors = submissionErrors(services.contract.document, 'V1SubmitKycRequest', body, services.clock.now());
   if (errors.length > 0) throw validationError(errors);
-  const customer = await v1Customer(services.storage.db, caller, params.customer_id);
+  const customer = await v1Customer(services, caller, params.customer_id);
   const { state, notApplied } = await submitV1Kyc(services, customer, body);
   const kyc = presentV1Kyc(state);
   return { status: 200, body: notApplied ? { ...kyc, needsWork: true, userMessage: notApplied } : kyc };

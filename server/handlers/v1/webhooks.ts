@@ -11,18 +11,18 @@ export const v1CreateWebhook: Handler<'v1CreateWebhook'> = async ({ body, caller
 };
 
 export const v1GetWebhook: Handler<'v1GetWebhook'> = async ({ params, caller, services }) => {
-  const row = await getSubscription(services.storage.db, caller.organization.id, 'v1', params.id);
+  const row = await getSubscription(services, caller.organization.id, 'v1', params.id);
   return { status: 200, body: presentV1Subscription(row) };
 };
 
 export const v1DeleteWebhook: Handler<'v1DeleteWebhook'> = async ({ params, caller, services }) => {
-  await deleteSubscription(services.storage.db, caller.organization.id, 'v1', params.id);
+  await deleteSubscription(services, caller.organization.id, 'v1', params.id);
   return { status: 204, body: undefined };
 };
 
 /** The pagination body applies with the query's `next` parameters over it; filters are checked, not applied. */
 export const v1ListWebhooks: Handler<'v1ListWebhooks'> = async ({ body, query, caller, services }) => {
   const page = v1ListRequest(body as V1PaginationBody | undefined, query);
-  const { items, total } = await listSubscriptions(services.storage.db, caller.organization.id, 'v1', page);
+  const { items, total } = await listSubscriptions(services, caller.organization.id, 'v1', page);
   return { status: 200, body: v1Envelope(services.config, '/ramp/webhooks', page, items.map(presentV1Subscription), total) };
 };

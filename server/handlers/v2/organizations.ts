@@ -7,11 +7,11 @@ import type { Handler } from '../types.ts';
 
 export const listOrganizations: Handler<'listOrganizations'> = async ({ query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await childOrganizationsPage(services.storage.db, caller, page);
+  const { items, total } = await childOrganizationsPage(services, caller, page);
   return { status: 200, body: { items: items.map(presentOrganization), ...pageMeta(page, total) } };
 };
 
 export const getOrganization: Handler<'getOrganization'> = async ({ params, caller, services }) => {
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   return { status: 200, body: presentOrganization(organization) };
 };

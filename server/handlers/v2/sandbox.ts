@@ -21,19 +21,19 @@ import type { Handler } from '../types.ts';
 
 export const simulateDeposit: Handler<'simulateDeposit'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   return { status: 200, body: await deposit(services, organization, params.id, body ?? {}) };
 };
 
 export const simulateOrder: Handler<'simulateOrder'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   return { status: 200, body: await move(services, organization, params.id, body) };
 };
 
 export const simulatePaymentAccount: Handler<'simulatePaymentAccount'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   return { status: 200, body: await setAccount(services, organization, params.id, body) };
 };
 
@@ -41,13 +41,13 @@ export const simulateKyc: Handler<'simulateKyc'> = async ({ params, body, caller
   assertSandbox(services.config);
   const errors = simulateKycErrors(body);
   if (errors.length > 0) throw validationError(errors);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   return { status: 200, body: presentKyc(await decideKyc(services, organization, body)) };
 };
 
 export const simulateKyb: Handler<'simulateKyb'> = async ({ params, body, caller, services }) => {
   assertSandbox(services.config);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   return { status: 200, body: presentKyb(await decideKyb(services, organization, body.status)) };
 };
 
@@ -70,13 +70,13 @@ export const getSandboxConsoleAsset: Handler<'getSandboxConsoleAsset'> = async (
 
 export const listSandboxEvents: Handler<'listSandboxEvents'> = async ({ query, caller, services }) => {
   const { size } = v2Page(query);
-  const body = await readEvents(services.storage.db, caller.organization, { after: query.after ?? 0, subjectId: query.subjectId, limit: size });
+  const body = await readEvents(services, caller.organization, { after: query.after ?? 0, subjectId: query.subjectId, limit: size });
   return { status: 200, body };
 };
 
 export const listSandboxWebhookDeliveries: Handler<'listSandboxWebhookDeliveries'> = async ({ params, query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await readDeliveries(services.storage.db, caller.organization.id, params.id, page);
+  const { items, total } = await readDeliveries(services, caller.organization.id, params.id, page);
   return { status: 200, body: { items, ...pageMeta(page, total) } };
 };
 

@@ -8,7 +8,7 @@ import { asked } from '../../http/query.ts';
 import type { Handler } from '../types.ts';
 
 export const getKyc: Handler<'getKyc'> = async ({ params, query, caller, services }) => {
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   assertKind(organization, 'kyc', 'it has a KYB, not a KYC');
   const state = await readVerification(services, organization, 'kyc');
   const kyc = presentKyc(state);
@@ -19,7 +19,7 @@ export const submitKyc: Handler<'submitKyc'> = async ({ params, body, caller, se
   // Every field first (as for a body the contract's shape rules refuse), then who it is for.
   const errors = submissionErrors(services.contract.document, 'KycRequest', body, services.clock.now());
   if (errors.length > 0) throw validationError(errors);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   assertKind(organization, 'kyc', 'submit a KYB instead');
   const { state, notApplied } = await submitVerification(services, organization.id, 'kyc', 'v2', body);
   const kyc = presentKyc(state);
@@ -27,7 +27,7 @@ export const submitKyc: Handler<'submitKyc'> = async ({ params, body, caller, se
 };
 
 export const getKyb: Handler<'getKyb'> = async ({ params, caller, services }) => {
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   assertKind(organization, 'kyb', 'it has a KYC, not a KYB');
   return { status: 200, body: presentKyb(await readVerification(services, organization, 'kyb')) };
 };
@@ -35,7 +35,7 @@ export const getKyb: Handler<'getKyb'> = async ({ params, caller, services }) =>
 export const submitKyb: Handler<'submitKyb'> = async ({ params, body, caller, services }) => {
   const errors = submissionErrors(services.contract.document, 'KybRequest', body, services.clock.now());
   if (errors.length > 0) throw validationError(errors);
-  const organization = await actFor(services.storage.db, caller, params.organizationId);
+  const organization = await actFor(services, caller, params.organizationId);
   assertKind(organization, 'kyb', 'submit a KYC instead');
   const { state } = await submitVerification(services, organization.id, 'kyb', 'v2', body);
   return { status: 200, body: presentKyb(state) };

@@ -11,23 +11,22 @@ export const createWebhookSubscription: Handler<'createWebhookSubscription'> = a
 
 export const listWebhookSubscriptions: Handler<'listWebhookSubscriptions'> = async ({ query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await listSubscriptions(services.storage.db, caller.organization.id, 'v2', page);
+  const { items, total } = await listSubscriptions(services, caller.organization.id, 'v2', page);
   return { status: 200, body: { items: items.map(presentSubscription), ...pageMeta(page, total) } };
 };
 
 export const getWebhookSubscription: Handler<'getWebhookSubscription'> = async ({ params, caller, services }) => {
-  const row = await getSubscription(services.storage.db, caller.organization.id, 'v2', params.id);
+  const row = await getSubscription(services, caller.organization.id, 'v2', params.id);
   return { status: 200, body: presentSubscription(row) };
 };
 
 export const deleteWebhookSubscription: Handler<'deleteWebhookSubscription'> = async ({ params, caller, services }) => {
-  await deleteSubscription(services.storage.db, caller.organization.id, 'v2', params.id);
+  await deleteSubscription(services, caller.organization.id, 'v2', params.id);
   return { status: 204, body: undefined };
 };
 
 export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = async ({ params, query, caller, services }) => {
   const page = v2Page(query);
-  const subscription = await getSubscription(services.storage.db, caller.organization.id, 'v2', params.id);
-  const { items, total } = await listDeliveries(services.storage.db, subscription, page);
+  const { items, total } = await listDeliveries(services, caller.organization.id, params.id, page);
   return { status: 200, body: { items, ...pageMeta(page, total) } };
 };

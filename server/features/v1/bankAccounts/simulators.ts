@@ -44,7 +44,7 @@ export function simulateV1BankAccount(services: Services, caller: Caller, id: st
  */
 export async function issueV1OnboardingUrl(services: Services, caller: Caller, customerId: string) {
   const { db } = services.storage;
-  const customer = await v1Customer(db, caller, customerId);
+  const customer = await v1Customer(services, caller, customerId);
   const now = services.clock.now();
   const expires = Math.floor(now.getTime() / 1000) + onboardingUrlLifetimeSeconds;
   const id = randomUUID();

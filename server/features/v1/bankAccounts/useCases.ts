@@ -43,7 +43,7 @@ export async function createV1BankAccount(services: Services, caller: Caller, bo
   const invalid = clabeProblem(body.clabe);
   if (invalid) throw new Problem('invalid-request', `Invalid CLABE: ${invalid}`);
   const { db } = services.storage;
-  const customer = await v1Customer(db, caller, body.customerId);
+  const customer = await v1Customer(services, caller, body.customerId);
   const accounts = v1BankAccountsRepository(db);
   const taken = (holder: { customer_id: string }) =>
     new Problem('conflict', holder.customer_id === customer.id ? 'Bank account already registered' : 'Bank account is registered to another organization');

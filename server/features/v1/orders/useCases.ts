@@ -56,7 +56,7 @@ export async function createV1Order(services: Services, caller: Caller, body: Cr
   }
 
   const { db } = services.storage;
-  const customer = await v1Customer(db, caller, body.customerId);
+  const customer = await v1Customer(services, caller, body.customerId);
   let wallet: V1WalletRow | undefined;
   if (body.walletId !== undefined) {
     wallet = await v1WalletsRepository(db).find(body.walletId.toLowerCase());

@@ -30,7 +30,7 @@ export async function createV1Swap(services: Services, caller: Caller, body: Cre
   assertKnownToken(services.prices, body.targetToken, priced);
   if (body.sourceToken === body.targetToken) throw new Problem('invalid-request', 'sourceToken and targetToken must differ');
   const { db } = services.storage;
-  const customer = await v1Customer(db, caller, body.customerId);
+  const customer = await v1Customer(services, caller, body.customerId);
   const wallet = await v1WalletsRepository(db).find(body.walletId.toLowerCase());
   if (!wallet || wallet.customer_id !== customer.id) throw new Problem('not-found', 'Wallet not found');
   if (!isApproved(customer)) throw new Problem('conflict', 'Customer KYC is not approved');

@@ -28,7 +28,7 @@ function checkCustody(body: CreateWallet): void {
 export async function createV1Wallet(services: Services, caller: Caller, body: CreateWallet): Promise<V1WalletRow> {
   checkCustody(body);
   const { db } = services.storage;
-  const customer = await v1Customer(db, caller, body.customerId);
+  const customer = await v1Customer(services, caller, body.customerId);
   const now = services.clock.now().toISOString();
   const row: V1NewRow<V1WalletRow> = {
     id: randomUUID(),
