@@ -6,18 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { DesignerLoopResult } from '../../bench/designerLoopReport.ts';
 import { mergeResults } from '../../bench/partialRun.ts';
 import { renderMarkdown, verdicts, type Results } from '../../bench/report.ts';
+import { benchResults } from '../support/benchResults.ts';
 
 const loop = (rounds: number[]): DesignerLoopResult => ({ file: 'openapi/paths/v2/health.yaml', startMs: 6000, visibleMs: [...rounds].sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!, rounds });
 
-const results = (overrides: Partial<Results> = {}): Results => ({
-  machine: { cpu: 'test', cores: 2, memoryGb: 4, os: 'linux', node: 'v20', loadBefore: 0.2, loadAfter: 1 },
-  startedAt: '2026-01-01T00:00:00.000Z',
-  options: { durationS: 5, warmupS: 1, connections: 20, smallOrders: 1000, largeOrders: 1_000_000 },
-  throughput: [],
-  scaling: [],
-  notes: [],
-  ...overrides,
-});
+const results = benchResults;
 
 const verdictOf = (r: Results) => verdicts(r).find((v) => v.target.startsWith('npm run docs: a saved description visible'));
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FlowsResult } from '../../bench/flowsReport.ts';
 import { mergeResults } from '../../bench/partialRun.ts';
 import { renderMarkdown, verdicts, withBenchSummary, readmeMarkers, type Results } from '../../bench/report.ts';
+import { benchResults } from '../support/benchResults.ts';
 
 const flows = (one: number, parallel: number): FlowsResult => ({
   engine: 'sqlite',
@@ -16,15 +17,7 @@ const flows = (one: number, parallel: number): FlowsResult => ({
   webhooksVerified: 12,
 });
 
-const results = (overrides: Partial<Results> = {}): Results => ({
-  machine: { cpu: 'test', cores: 2, memoryGb: 4, os: 'linux', node: 'v20', loadBefore: 0.2, loadAfter: 1 },
-  startedAt: '2026-01-01T00:00:00.000Z',
-  options: { durationS: 5, warmupS: 1, connections: 20, smallOrders: 1000, largeOrders: 1_000_000 },
-  throughput: [],
-  scaling: [],
-  notes: [],
-  ...overrides,
-});
+const results = benchResults;
 
 const verdictOf = (r: Results, start: string) => verdicts(r).find((v) => v.target.startsWith(start));
 
