@@ -57,7 +57,7 @@ export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 
       const rows = (await Promise.all(batch.map((request) => rowOf(services, request)))).filter((row): row is RequestLogRow => row !== undefined);
       if (rows.length === 0) return;
       const now = services.realClock.now().getTime();
-      await requestLogRepository(services.storage.db).insert(rows, { perPartner: requestLogLimits.perPartner, before: new Date(now - requestLogLimits.maxAgeMs).toISOString() });
+      await requestLogRepository(services.storage.db, services.storage.engine).insert(rows, { perPartner: requestLogLimits.perPartner, before: new Date(now - requestLogLimits.maxAgeMs).toISOString() });
     } catch (error) {
       // An outage is told once by storage, not by every batch it refuses.
       if (!services.storage.health.failed(error)) services.logger.warn({ err: error, requests: batch.length }, 'request log: entries not stored; the requests were answered');

@@ -1,5 +1,5 @@
 /** The request log's table (190-request-log): writes in batches, bounded per partner, and the filtered reads of listSandboxRequests. */
-import type { Db } from '../../storage/database.ts';
+import type { Db, Engine } from '../../storage/database.ts';
 import type { RequestLogTable } from '../../storage/tables.ts';
 
 export type RequestLogRow = RequestLogTable;
@@ -16,7 +16,7 @@ export interface RequestLogFilter {
   since: string;
 }
 
-export function requestLogRepository(db: Db) {
+export function requestLogRepository(db: Db, engine: Engine = 'sqlite') {
   const filtered = (partnerId: string, filter: RequestLogFilter) => {
     let query = db.selectFrom('request_log').where('partner_id', '=', partnerId).where('received_at', '>=', filter.since);
     if (filter.status?.endsWith('xx')) {
@@ -35,16 +35,21 @@ export function requestLogRepository(db: Db) {
     return query;
   };
   return {
-    /** Stores the entries in one transaction, then drops what each of their partners keeps no longer. */
+    /**
+     * Stores the entries of partners that still exist in one transaction, then drops what each
+     * of them keeps no longer. On PostgreSQL each partner's row is key-share-locked first (ordinary updates of it go on), so a
+     * delete of the partner (DELETE /sandbox/partners, whose own answer is logged after it)
+     * either waits for these rows and deletes them, or ends first and none of them is stored.
+     */
     async insert(rows: RequestLogRow[], bounds: { perPartner: number; before: string }) {
       await db.transaction().execute(async (tx) => {
-        await tx.insertInto('request_log').values(rows).execute();
-        for (const partnerId of new Set(rows.map((row) => row.partner_id))) {
-          // A partner deleted meanwhile (DELETE /sandbox/partners, whose own answer is logged after it) keeps no log.
-          if (!(await tx.selectFrom('organizations').select('id').where('id', '=', partnerId).executeTakeFirst())) {
-            await tx.deleteFrom('request_log').where('partner_id', '=', partnerId).execute();
-            continue;
-          }
+        let present = tx.selectFrom('organizations').select('id').where('id', 'in', [...new Set(rows.map((row) => row.partner_id))]).orderBy('id');
+        if (engine === 'postgres') present = present.forKeyShare();
+        const partners = new Set((await present.execute()).map((row) => row.id));
+        const kept = rows.filter((row) => partners.has(row.partner_id));
+        if (kept.length === 0) return;
+        await tx.insertInto('request_log').values(kept).execute();
+        for (const partnerId of partners) {
           await tx.deleteFrom('request_log').where('partner_id', '=', partnerId).where('received_at', '<', bounds.before).execute();
           const oldestKept = await tx
             .selectFrom('request_log')

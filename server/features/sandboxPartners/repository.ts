@@ -5,8 +5,8 @@
  * What a partner owns is found through `organizations.top_id` (migration 140): the partner
  * and every organization below it. Every table holding rows of an organization is listed in
  * `deleteEverything`; a table added later with an organization column must be added there,
- * and the test that counts every table's rows before and after a delete (test/server/
- * sandboxPartners.test.ts) fails until it is. Not deleted: `auth_assertions`, which are keyed
+ * and the test that counts every table's rows before and after a delete (test/features/
+ * sandboxPartners/api.test.ts) fails until it is. Not deleted: `auth_assertions`, which are keyed
  * by an issuer string any partner may register and expire on their own within minutes.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
@@ -55,12 +55,15 @@ export function sandboxPartnersRepository(db: Db | Tx, engine: Engine = 'sqlite'
 
     /** Inside a transaction: deletes the partner, every organization below it and every row they own. */
     async deleteEverything(partnerId: string): Promise<void> {
-      await deleteEverything(db, partnerId);
+      await deleteEverything(db, engine, partnerId);
     },
   };
 }
 
-async function deleteEverything(db: Db | Tx, partnerId: string): Promise<void> {
+async function deleteEverything(db: Db | Tx, engine: Engine, partnerId: string): Promise<void> {
+  // The request log's writer share-locks the partner's row (requestLog/repository.ts): it
+  // waits for this delete and then stores nothing, or this waits for its rows and deletes them.
+  if (engine === 'postgres') await db.selectFrom('organizations').select('id').where('id', '=', partnerId).forUpdate().execute();
   const orgs = db.selectFrom('organizations').select('id').where('top_id', '=', partnerId);
   const subscriptions = db.selectFrom('webhook_subscriptions').select('id').where('organization_id', 'in', orgs);
   const deliveries = db.selectFrom('webhook_deliveries').select('id').where('subscription_id', 'in', subscriptions);

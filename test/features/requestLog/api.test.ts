@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../client/index.ts';
 import { requestLogRepository, type RequestLogRow } from '../../../server/features/requestLog/repository.ts';
 import { timeOrderedId } from '../../../server/features/requestLog/rules.ts';
+import { sandboxPartnersRepository } from '../../../server/features/sandboxPartners/repository.ts';
 import { expectStatus, type Api } from '../../support/api.ts';
 import { expectProblem } from '../../support/errors.ts';
 import { createCustomer, customerClabe, order, otherPartner, sandboxClock, solanaAddress } from '../../support/fixtures.ts';
@@ -145,6 +146,47 @@ describe('the sandbox request log', () => {
     // A day later, with a one-hour age limit: only the new entry is left.
     await repository.insert([row(start + 86_400_000)], { perPartner: 3, before: new Date(start + 86_400_000 - 3_600_000).toISOString() });
     expect((await repository.page(partner, { since }, { size: 10, number: 0 })).total).toBe(1);
+  });
+});
+
+describe('a partner deleted while its requests are being logged', () => {
+  it('keeps none of its entries, whichever of the delete and the log write runs first', { timeout: testBudget }, async () => {
+    const server = await startTestServer();
+    // The delete's transaction has run but not ended when the log's batch arrives (on another connection).
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    try {
+      const { storage } = server.services;
+      const partner = expectStatus(await server.api.POST('/sandbox/partners', { body: { displayName: 'Deleted while logged' } }), 201).id;
+      const row: RequestLogRow = {
+        id: timeOrderedId(Date.now()), partner_id: partner, organization_id: partner, operation_id: 'deleteSandboxPartner', method: 'DELETE', path: `/sandbox/partners/${partner}`,
+        surface: 'v2', status: 204, duration_ms: 1, received_at: new Date().toISOString(), sandbox_time: new Date().toISOString(), key_prefix: 'api_sand:0000000',
+        object_ids: partner, request_body: null, response_body: null, truncated: 0,
+      };
+      let deleted!: () => void;
+      const ran = new Promise<void>((resolve) => (deleted = resolve));
+      const deleting = storage.db.transaction().execute(async (tx) => {
+        await sandboxPartnersRepository(tx, storage.engine).deleteEverything(partner);
+        deleted();
+        await ended;
+      });
+      await ran;
+      let written = false;
+      const writing = requestLogRepository(storage.db, storage.engine).insert([row], { perPartner: 10, before: new Date(0).toISOString() }).finally(() => (written = true));
+      // PostgreSQL: the write waits for the delete's lock on the partner (SQLite: for its one writer).
+      if (storage.engine === 'postgres') {
+        const waiting = sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`;
+        await eventually(async () => written || (await waiting.execute(storage.db)).rows[0]!.n > 0, undefined, 'the log write to end or wait for the delete');
+        expect(written, 'the log write waited for the delete').toBe(false);
+      }
+      end();
+      await deleting;
+      await writing;
+      expect(await storage.db.selectFrom('request_log').select('id').where('partner_id', '=', partner).execute()).toEqual([]);
+    } finally {
+      end();
+      await server.close();
+    }
   });
 });
 
