@@ -17,7 +17,7 @@ export const simulationWords: Record<string, [label: string, meaning: string]> =
   deliver: ['Deliver', 'the target funds reach the customer'],
   makeClaimable: ['Make claimable', 'the tokens wait for the customer to claim them'],
   completeClaim: ['Complete the claim', 'the claimed tokens are delivered'],
-  fail: ['Fail', 'the order fails (transactionFailed)'],
+  fail: ['Fail', 'it fails (transactionFailed)'],
   expireFunding: ['Expire funding', 'the funding deadline passes before the deposit: the order is canceled'],
   refund: ['Refund', 'the funds go back to the customer'],
   replaceFundingInstructions: ['Replace funding instructions', 'the bank issues new deposit details with a new deadline'],
@@ -32,7 +32,8 @@ export const simulationWords: Record<string, [label: string, meaning: string]> =
   delivered: ['Delivered', 'the target tokens reach the wallet'],
 };
 
-const wordsOf = (action: string) => simulationWords[action] ?? [action, ''];
+/** A simulator's button label and meaning (its action name when it has no words). */
+export const wordsOf = (action: string) => simulationWords[action] ?? [action, ''];
 
 /**
  * The simulations of an object: those its status allows as buttons, each with what it means,

@@ -2,9 +2,9 @@
 import { useState } from 'preact/hooks';
 import { ask, formatJson } from '../api.ts';
 import { useSession, type SandboxEvent } from '../session.ts';
-import { Copyable, Crumbs, Empty, Field, Loading, Section, Status, useLoad, When, type Choice } from '../ui.tsx';
+import { Copyable, Crumbs, Empty, Field, Loading, Section, Status, useLoad, useTicker, When, type Choice } from '../ui.tsx';
 import { statusIn, subjectOf } from './common.tsx';
-import { DeliveryCard } from './webhooks.tsx';
+import { DeliveryCard, deliveriesOfEvent, isResend, Resend, subscriptionsTo } from './webhooks.tsx';
 
 export function EventFeed() {
   const { events, ramp, partner } = useSession();
@@ -58,16 +58,10 @@ function EventRow({ event: e, organizationName }: { event: SandboxEvent; organiz
 export function EventPage({ eventId }: { eventId: string }) {
   const { events, ramp, version } = useSession();
   const event = events.find((e) => e.eventId === eventId);
-  const deliveries = useLoad(async () => {
-    if (!event) return [];
-    const subscriptions =
-      event.surface === 'v2'
-        ? (await ask(ramp.GET('/webhook_subscriptions', { params: { query: { pageSize: 100 } } }))).items
-        : (await ask(ramp.POST('/ramp/webhooks', { body: { pageSize: 100 } }))).items;
-    const ofType = subscriptions.filter((s) => s.eventType === event.eventType);
-    const pages = await Promise.all(ofType.map((s) => ask(ramp.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id: s.id }, query: { pageSize: 100 } } }))));
-    return pages.flatMap((p) => p.items).filter((d) => d.eventId === eventId);
-  }, [eventId, event === undefined, version]);
+  const subscriptions = useLoad(() => (event ? subscriptionsTo(ramp, event) : Promise.resolve(undefined)), [eventId, event === undefined, version]);
+  // Attempts are not events: while the page is open it reads them again every second, as a subscription's page does.
+  const tick = useTicker(1000);
+  const deliveries = useLoad(() => (subscriptions.data ? deliveriesOfEvent(ramp, subscriptions.data, eventId) : Promise.resolve(undefined)), [subscriptions.data, tick]);
   if (!event) return <Loading />;
   const subject = subjectOf(event);
   return (
@@ -94,9 +88,20 @@ export function EventPage({ eventId }: { eventId: string }) {
           </dd>
         </dl>
         <pre tabIndex={0}>{formatJson(JSON.stringify(event.body))}</pre>
+        {event.surface === 'v2' ? (
+          <Resend eventId={event.eventId} eventType={event.eventType} done={deliveries.reload} />
+        ) : (
+          <p class="muted">The API re-sends v2 events only.</p>
+        )}
       </Section>
       <Section title="Deliveries" id="event-deliveries">
-        {deliveries.data === undefined ? <Loading /> : deliveries.data.length === 0 ? <Empty>No subscription of {event.surface} {event.eventType} received it.</Empty> : deliveries.data.map((d) => <DeliveryCard delivery={d} />)}
+        {deliveries.data === undefined ? (
+          <Loading />
+        ) : deliveries.data.length === 0 ? (
+          <Empty>No subscription of {event.surface} {event.eventType} received it.</Empty>
+        ) : (
+          deliveries.data.map((d) => <DeliveryCard key={d.id} delivery={d} resent={isResend(d, deliveries.data ?? [])} />)
+        )}
       </Section>
     </>
   );

@@ -25,9 +25,10 @@ export function RequestLog({ objectId }: { objectId?: string }) {
   return (
     <>
       <h1 tabIndex={-1}>Requests</h1>
-      <p>
-        Every API request your keys made (the console's included), newest first: what was sent and what the sandbox answered, with secrets redacted. The newest 1,000 are kept, none older than 7 days.
-        Times are real time, with the sandbox time each was served at.
+      <p id="requests-scope">
+        Every API request your keys made, the console's included, newest first: what was sent and what the sandbox answered, with secrets redacted. Left out: the successful reads of the event
+        feed, of webhook deliveries and of this log, which the console repeats every second (their refusals are kept). The newest 1,000 are kept, none older than 7 days. Times are real time,
+        with the sandbox time each was served at.
       </p>
       {objectId && (
         <p id="requests-object">

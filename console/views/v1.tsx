@@ -7,7 +7,7 @@ import { ask, type Schema } from '../api.ts';
 import { useSession } from '../session.ts';
 import { Action, ButtonRow, Copyable, Crumbs, ErrorText, Listing, Loading, Section, Status, useLoad } from '../ui.tsx';
 import { SandboxClock } from './clock.tsx';
-import { organizationHref, short, Simulations } from './common.tsx';
+import { organizationHref, short, Simulations, wordsOf } from './common.tsx';
 import { Timeline } from './order.tsx';
 import { RecentRequests } from './requests.tsx';
 
@@ -73,7 +73,7 @@ export function V1Swaps({ customerId }: { customerId: string }) {
               {v1SwapSimulations
                 .filter((action) => v1SwapSimulationApplies(s.status, action))
                 .map((action) => (
-                  <Action label={action} name={action} run={() => ask(ramp.POST('/sandbox/ramp/swap/{id}/simulate', { params: { path: { id: s.id } }, body: { action } }))} done={swaps.reload} />
+                  <Action label={wordsOf(action)[0]} title={wordsOf(action)[1]} name={action} run={() => ask(ramp.POST('/sandbox/ramp/swap/{id}/simulate', { params: { path: { id: s.id } }, body: { action } }))} done={swaps.reload} />
                 ))}
             </ButtonRow>
           </td>

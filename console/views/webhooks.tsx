@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { everyValueOf } from '../../server/shared/contractEnums.ts';
-import { ask, formatJson, type Schema } from '../api.ts';
+import { ask, formatJson, type Ramp, type Schema } from '../api.ts';
 import { useSession } from '../session.ts';
 import { Action, ActionForm, ButtonRow, Copyable, Crumbs, Empty, ErrorText, Field, Listing, type Loaded, Status, text, useLoad, useTicker, When } from '../ui.tsx';
 import { short } from './common.tsx';
@@ -25,6 +25,10 @@ export function Webhooks() {
     <>
       <h1 tabIndex={-1}>Webhooks</h1>
       <p>A subscription receives one event type (the API's rule): subscribe once per type you handle. Open one to see each delivery.</p>
+      <p id="no-disable-no-test">
+        The API has no operation to disable a subscription or to send a test event: delete the subscription and subscribe again later; to test a receiver, open a v2 event under{' '}
+        <a href="#/events">Events</a> and press <em>Re-send this event</em>.
+      </p>
       {secret && (
         <div class="notice" role="status" id="new-secret">
           <strong>Keep this signing secret now: it is not shown again.</strong>
@@ -98,7 +102,10 @@ function Subscriptions(props: {
   );
 }
 
-const deliveryStatuses = ['', 'pending', 'delivered', 'failed'];
+const deliveryStatuses = everyValueOf<Schema<'WebhookDeliveryStatus'>>()(['pending', 'delivered', 'abandoned']);
+
+/** A delivery made by a re-send: its subscription already had one of the same event. */
+export const isResend = (d: Delivery, all: Delivery[]) => all.some((o) => o.subscriptionId === d.subscriptionId && o.eventId === d.eventId && o.createdAt < d.createdAt);
 
 export function Deliveries({ subscriptionId, surface }: { subscriptionId: string; surface: 'v1' | 'v2' }) {
   const { ramp, version } = useSession();
@@ -120,12 +127,12 @@ export function Deliveries({ subscriptionId, surface }: { subscriptionId: string
         Of <strong>{name}</strong>, newest first. Attempt times are real time; the bodies carry sandbox time.
       </p>
       <form class="form filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Status" name="status" options={deliveryStatuses.map((s) => [s, s || 'any status'])} value={status} onChange={setStatus} />
+        <Field label="Status" name="status" options={[['', 'any status'], ...deliveryStatuses]} value={status} onChange={setStatus} />
       </form>
       {deliveries.error !== undefined && <ErrorText error={deliveries.error} />}
       {deliveries.data && items.length === 0 && <Empty>No deliveries{status ? ` ${status}` : ''} yet.</Empty>}
       {items.map((d) => (
-        <DeliveryCard delivery={d} resent={(deliveries.data?.items ?? []).some((o) => o.eventId === d.eventId && o.createdAt < d.createdAt)} reload={deliveries.reload} />
+        <DeliveryCard key={d.id} delivery={d} resent={isResend(d, deliveries.data?.items ?? [])} reload={deliveries.reload} />
       ))}
     </>
   );
@@ -145,9 +152,8 @@ function aboutOf(body: string): string | undefined {
   }
 }
 
+/** A delivery with what it sent and got back; `reload` (a subscription's page) adds its event's re-send. */
 export function DeliveryCard({ delivery: d, resent, reload }: { delivery: Delivery; resent?: boolean; reload?: () => void }) {
-  const { ramp } = useSession();
-  const [confirmation, setConfirmation] = useState<string | undefined>(undefined);
   return (
     <details class="card delivery" key={d.id} data-delivery={d.id} data-event-id={d.eventId}>
       <summary>
@@ -183,24 +189,64 @@ export function DeliveryCard({ delivery: d, resent, reload }: { delivery: Delive
         <pre tabIndex={0} class="body">{d.body}</pre>
       </details>
       <Attempts attempts={d.attempts} />
-      {d.surface === 'v2' && (
-        <ButtonRow>
-          <Action
-            label="Re-send this event"
-            run={() => ask(ramp.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId: d.eventId } } }))}
-            done={(value) => {
-              setConfirmation(`Re-sent: ${(value as Schema<'WebhookResend'>).deliveries.length} new delivery(ies), listed above as "re-send".`);
-              reload?.();
-            }}
-          />
-        </ButtonRow>
-      )}
-      {confirmation && (
-        <p role="status" class="notice">
-          {confirmation}
+      {reload && d.surface === 'v2' && <Resend eventId={d.eventId} eventType={d.eventType} done={reload} />}
+    </details>
+  );
+}
+
+/** The current subscriptions to an event type, of the generation that sends it. */
+export async function subscriptionsTo(ramp: Ramp, event: { surface: 'v1' | 'v2'; eventType: string }): Promise<{ id: string }[]> {
+  const subscriptions =
+    event.surface === 'v2'
+      ? (await ask(ramp.GET('/webhook_subscriptions', { params: { query: { pageSize: 100 } } }))).items
+      : (await ask(ramp.POST('/ramp/webhooks', { body: { pageSize: 100 } }))).items;
+  return subscriptions.filter((s) => s.eventType === event.eventType);
+}
+
+/** Every delivery of one event to these subscriptions (among the newest 100 of each). */
+export async function deliveriesOfEvent(ramp: Ramp, subscriptions: { id: string }[], eventId: string): Promise<Delivery[]> {
+  const pages = await Promise.all(subscriptions.map((s) => ask(ramp.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id: s.id }, query: { pageSize: 100 } } }))));
+  return pages.flatMap((p) => p.items).filter((d) => d.eventId === eventId);
+}
+
+/** What a re-send did, in words: the new deliveries, and those still pending it did not double. */
+function resendSaid(eventType: string, made: number, pending: number): string {
+  if (made + pending === 0) return `No subscription to ${eventType} now: nothing was sent.`;
+  const said = `Re-sent: ${made} new ${made === 1 ? 'delivery' : 'deliveries'}`;
+  return pending === 0 ? `${said}.` : `${said}; ${pending} already pending, which a re-send does not double.`;
+}
+
+/** Re-sends a v2 event (resendWebhookEvent) to every current subscription to its type, and says how many new deliveries it made. */
+export function Resend({ eventId, eventType, done }: { eventId: string; eventType: string; done?: () => void }) {
+  const { ramp } = useSession();
+  const [said, setSaid] = useState<string | undefined>(undefined);
+  const run = async () => {
+    // The answer lists one delivery per subscription: a new one, or the one of this event still
+    // pending, which the re-send does not double. The deliveries there before tell them apart.
+    const before = new Set((await deliveriesOfEvent(ramp, await subscriptionsTo(ramp, { surface: 'v2', eventType }), eventId)).map((d) => d.id));
+    const answer = await ask(ramp.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId } } }));
+    const made = answer.deliveries.filter((d) => !before.has(d.id)).length;
+    return resendSaid(eventType, made, answer.deliveries.length - made);
+  };
+  return (
+    <>
+      <ButtonRow>
+        <Action
+          label="Re-send this event"
+          name="resend"
+          run={run}
+          done={(value) => {
+            setSaid(value as string);
+            done?.();
+          }}
+        />
+      </ButtonRow>
+      {said && (
+        <p role="status" class="notice resend-said">
+          {said}
         </p>
       )}
-    </details>
+    </>
   );
 }
 

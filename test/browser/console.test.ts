@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, browserAvailable, launchBrowser } from '../support/browser.ts';
+import { artifactsDir, browserAvailable, launchBrowser, seriousAxeViolations } from '../support/browser.ts';
 import { expectStatus } from '../support/api.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { createCustomer, customerClabe, otherPartner, sandboxClock, solanaAddress } from '../support/fixtures.ts';
@@ -285,6 +285,7 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
       const applicable = () => actions('#applicable-simulations button');
       expect(await applicable()).toEqual(['burnConfirmed', 'fail', 'expireTransaction']);
       await shot(page, 'v1-order-created');
+      expect(await seriousAxeViolations(page), 'the v1 order page').toEqual([]);
       await page.locator('#applicable-simulations').getByRole('button', { name: 'Burn confirmed' }).click();
       await eventually(async () => (await page.locator('#order-status').textContent()) === 'funded', waitBudget, 'the order funded');
       await eventually(async () => (await applicable()).join(' ') === 'fiatSent fail', waitBudget, 'the buttons of funded');
@@ -303,10 +304,13 @@ describe.skipIf(!browserAvailable)('the sandbox console in Chromium', () => {
 
       const swapRow = page.locator(`#v1-swaps tr[data-swap="${swap.id}"]`);
       await swapRow.waitFor({ timeout: waitBudget });
-      expect(await texts(page, `#v1-swaps tr[data-swap="${swap.id}"] button[data-action]`)).toEqual(['sendConfirmed', 'fail', 'expireTransaction']);
-      await swapRow.getByRole('button', { name: 'sendConfirmed' }).click();
+      // Each swap simulation in words, as the order's are, with what it stands for.
+      const swapButtons = () => texts(page, `#v1-swaps tr[data-swap="${swap.id}"] button[data-action]`);
+      expect(await swapButtons()).toEqual(['Send confirmed', 'Fail', 'Expire']);
+      expect(await swapRow.getByRole('button', { name: 'Send confirmed' }).getAttribute('title')).toBe('the source tokens arrived');
+      await swapRow.getByRole('button', { name: 'Send confirmed' }).click();
       await eventually(async () => (await swapRow.locator('.status').textContent()) === 'funded', waitBudget, 'the swap funded');
-      expect(await texts(page, `#v1-swaps tr[data-swap="${swap.id}"] button[data-action]`)).toEqual(['fundsReceived', 'delivered', 'fail']);
+      expect(await swapButtons()).toEqual(['Funds received', 'Delivered', 'Fail']);
       await shot(page, 'v1-customer');
 
       expect(foreign).toEqual([]);

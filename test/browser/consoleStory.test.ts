@@ -3,33 +3,42 @@
  * what the page shows (issue 34): a bank account refused before the KYC is approved (its
  * problem on the page and in the request log), approved, registered with the tax id left
  * empty; a quote and an order; the deposit; the actions offered per status, the clock each
- * time is on, the event feed's numbering, filters and links; copy buttons; and axe-core finds
- * no serious or critical violation on any view.
+ * time is on; webhooks (subscribe, delete, a re-send standing in for the test event the API
+ * lacks, how many new deliveries each re-send made, deliveries filtered by status); the event
+ * feed's numbering, filters and links; what the request log leaves out; copy buttons; and
+ * axe-core finds no serious or critical violation on any view.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, browserAvailable, launchBrowser, seriousAxeViolations } from '../support/browser.ts';
 import { expectStatus } from '../support/api.ts';
-import { solanaAddress } from '../support/fixtures.ts';
+import { createCustomer, solanaAddress } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually, testBudget, waitBudget } from '../support/wait.ts';
+import { startReceiver, type Receiver } from '../support/webhooks.ts';
 
 const screenshots = join(artifactsDir, 'console');
 /** The story's CLABE. */
 const readmeClabe = '002010077777777771';
+/** The guide whose story this is, as one line without its emphasis marks: where it quotes the page, the two agree word for word. */
+const guide = () => readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'sandbox.md'), 'utf8').replace(/\s+/g, ' ').replaceAll('*', '');
 
 describe.skipIf(!browserAvailable)("the sandbox guide's console story in Chromium", () => {
   let server: TestServer;
   let browser: Browser;
+  let receiver: Receiver;
   beforeAll(async () => {
     mkdirSync(screenshots, { recursive: true });
     server = await startTestServer();
+    // The partner's receiver: /ramp refuses its first delivery for good (410), then takes them; /slow never answers.
+    receiver = await startReceiver((path, count) => (path === '/slow' ? 'hang' : path === '/ramp' && count === 1 ? 410 : 200));
     browser = await launchBrowser();
   }, testBudget);
   afterAll(async () => {
     await browser?.close();
+    await receiver?.close();
     await server?.close();
   });
 
@@ -138,6 +147,7 @@ describe.skipIf(!browserAvailable)("the sandbox guide's console story in Chromiu
       await page.getByRole('link', { name: 'María Gómez Martínez' }).click();
       await eventually(async () => (await quote.locator('.quote-order').textContent()) === `Ordered: order ${orderId.slice(0, 8)}`, waitBudget, 'the quote ordered');
 
+      await webhooksChecks(page);
       await eventsChecks(page, customerId);
       await requestLogChecks(page, customerId);
     } finally {
@@ -145,8 +155,81 @@ describe.skipIf(!browserAvailable)("the sandbox guide's console story in Chromiu
     }
   });
 
+  /**
+   * The story's webhooks: subscribe and delete; the page says the API has no disable and no test
+   * event, and a re-send from an event's page stands in for one; each re-send says how many new
+   * deliveries it made (a pending one is not doubled); a subscription's deliveries by status.
+   */
+  async function webhooksChecks(page: Page) {
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor({ timeout: waitBudget });
+    const noDisable = 'The API has no operation to disable a subscription or to send a test event: delete the subscription and subscribe again later; to test a receiver, open a v2 event under Events and press Re-send this event';
+    expect((await page.locator('#no-disable-no-test').textContent())!.replace(/\s+/g, ' ')).toBe(`${noDisable}.`);
+    expect(guide()).toContain(noDisable);
+    const subscriptions = page.locator('#v2-subscriptions tbody tr');
+    const subscription = (path: string) => subscriptions.filter({ hasText: `${receiver.url}${path}` });
+    for (const [i, path] of ['/spare', '/ramp', '/slow'].entries()) {
+      await page.getByLabel('URL', { exact: true }).fill(`${receiver.url}${path}`);
+      await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+      await eventually(async () => (await subscriptions.count()) === i + 1, waitBudget, `the subscription to ${path}`);
+    }
+    expect(await page.locator('#new-secret code').textContent()).toMatch(/^[A-Za-z0-9_-]{43}=$/);
+    await subscription('/spare').getByRole('button', { name: 'Delete' }).click();
+    await eventually(async () => (await subscription('/spare').count()) === 0, waitBudget, 'the subscription deleted');
+    expect(await subscriptions.count()).toBe(2);
+    const left = expectStatus(await server.api.GET('/webhook_subscriptions', { params: { query: { pageSize: 100 } } }), 200).items.map((s) => s.url);
+    expect(left.sort()).toEqual([`${receiver.url}/ramp`, `${receiver.url}/slow`]);
+    await accessible(page, 'webhooks');
+
+    // A test event: the completed order's orderUpdated, re-sent from its page, reaches both subscriptions made after it.
+    await page.locator('#no-disable-no-test').getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor({ timeout: waitBudget });
+    await page.getByLabel('Event type').selectOption('v2 orderUpdated');
+    await page.locator('ol.events > li').first().getByRole('link', { name: 'deliveries' }).click();
+    await page.getByRole('heading', { name: /^Event #\d+: orderUpdated$/ }).waitFor({ timeout: waitBudget });
+    await eventually(async () => (await page.locator('#event-deliveries .empty').textContent()) === 'No subscription of v2 orderUpdated received it.', waitBudget, 'no delivery before the re-send');
+    const said = page.locator('#event .resend-said');
+    await page.getByRole('button', { name: 'Re-send this event' }).click();
+    expect(await said.textContent({ timeout: waitBudget })).toBe('Re-sent: 2 new deliveries.');
+    const card = (path: string) => page.locator('#event-deliveries details.delivery').filter({ hasText: `${receiver.url}${path}` });
+    const statusOf = (path: string) => card(path).locator(':scope > summary > .status').allTextContents();
+    // /ramp refused it for good; /slow has not answered: still pending, so a second re-send makes it no second delivery.
+    await eventually(async () => (await statusOf('/ramp')).join() === 'abandoned', waitBudget, 'the first delivery abandoned');
+    expect(await statusOf('/slow')).toEqual(['pending']);
+    await page.getByRole('button', { name: 'Re-send this event' }).click();
+    await eventually(async () => (await said.textContent()) === 'Re-sent: 1 new delivery; 1 already pending, which a re-send does not double.', waitBudget, 'the second re-send said');
+    expect(guide()).toContain('(Re-sent: 1 new delivery; 1 already pending, which a re-send does not double.)');
+    await eventually(async () => (await statusOf('/ramp')).join() === 'delivered,abandoned', waitBudget, 'the second delivery delivered');
+    expect(await statusOf('/slow')).toEqual(['pending']);
+
+    // The subscription's deliveries, filtered by each status of the contract.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await subscription('/ramp').getByRole('link', { name: 'orderUpdated' }).click();
+    await page.getByRole('heading', { name: 'Deliveries', level: 1 }).waitFor({ timeout: waitBudget });
+    expect(await page.locator('#subscription-name strong').textContent({ timeout: waitBudget })).toBe(`v2 orderUpdated → ${receiver.url}/ramp`);
+    const cards = page.locator('details.delivery');
+    const statuses = () => cards.locator(':scope > summary > .status').allTextContents();
+    await eventually(async () => (await statuses()).join() === 'delivered,abandoned', waitBudget, 'both deliveries listed');
+    const filter = page.getByLabel('Status');
+    expect(await filter.locator('option').allTextContents()).toEqual(['any status', 'pending', 'delivered', 'abandoned']);
+    await filter.selectOption('abandoned');
+    await eventually(async () => (await statuses()).join() === 'abandoned', waitBudget, 'the abandoned delivery alone');
+    await cards.first().locator('summary').first().click();
+    expect(await cards.first().locator('tr.attempt .answer').allTextContents()).toEqual(['HTTP 410']);
+    await expectLabeledClocks(page, 'deliveries');
+    await accessible(page, 'deliveries');
+    await filter.selectOption('delivered');
+    await eventually(async () => (await statuses()).join() === 'delivered', waitBudget, 'the delivered one alone');
+    expect(await cards.first().locator(':scope > summary > .gen').textContent()).toBe('re-send');
+    await filter.selectOption('pending');
+    await eventually(async () => (await page.locator('main .empty').textContent()) === 'No deliveries pending yet.', waitBudget, 'no pending delivery');
+    await shot(page, 'story-deliveries');
+  }
+
   /** The feed numbered by cursor, newest first, filterable, each event's generation and subject link, and one event with its deliveries. */
   async function eventsChecks(page: Page, customerId: string) {
+    // A second customer, so that the organization filter has something to leave out.
+    const otherId = await createCustomer(server, { displayName: 'Otra Cliente', approved: true });
     await page.getByRole('link', { name: 'Events' }).click();
     await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor({ timeout: waitBudget });
     const feed = expectStatus(await server.api.GET('/sandbox/events', { params: { query: { pageSize: 100 } } }), 200);
@@ -155,10 +238,20 @@ describe.skipIf(!browserAvailable)("the sandbox guide's console story in Chromiu
     expect(await texts(page, 'ol.events > li .cursor')).toEqual(cursors.map((c) => `#${c}`));
     expect(cursors).toEqual(cursors.map((_, i) => cursors.length - i));
     expect(new Set(await texts(page, 'ol.events > li .gen'))).toEqual(new Set(['v1', 'v2']));
-    const kyc = page.locator('ol.events > li', { hasText: 'kycUpdated' }).first();
+    const kyc = page.locator('ol.events > li', { hasText: 'kycUpdated' }).filter({ hasText: 'María Gómez Martínez' }).first();
     expect(await kyc.getByRole('link', { name: `organization ${customerId.slice(0, 8)}` }).getAttribute('href')).toBe(`#/organization/${customerId}`);
     await expectLabeledClocks(page, 'events');
     await accessible(page, 'events');
+    // Filtered by organization: exactly its events, each naming it.
+    for (const [id, name] of [[customerId, 'María Gómez Martínez'], [otherId, 'Otra Cliente']] as const) {
+      const its = feed.items.filter((e) => e.organizationId === id).map((e) => `#${e.cursor}`).reverse();
+      expect(its.length, name).toBeGreaterThan(0);
+      expect(its.length, name).toBeLessThan(feed.items.length);
+      await page.getByLabel('Organization').selectOption({ label: name });
+      await eventually(async () => (await texts(page, 'ol.events > li .cursor')).join() === its.join(), waitBudget, `the events of ${name}`);
+      expect(new Set(await texts(page, 'ol.events > li > .muted'))).toEqual(new Set([name]));
+    }
+    await page.getByLabel('Organization').selectOption({ label: 'every organization' });
     await page.getByLabel('Event type').selectOption('v2 orderUpdated');
     await eventually(async () => (await texts(page, 'ol.events > li strong')).every((t) => t === 'orderUpdated'), waitBudget, 'the type filter');
     expect(await page.locator('ol.events > li').count()).toBe(2);
@@ -171,6 +264,16 @@ describe.skipIf(!browserAvailable)("the sandbox guide's console story in Chromiu
   async function requestLogChecks(page: Page, customerId: string) {
     await page.getByRole('link', { name: 'Requests' }).click();
     await page.getByRole('heading', { name: 'Requests', level: 1 }).waitFor({ timeout: waitBudget });
+    // What the page says the log holds, as the guide quotes it, is what it holds: the console's own
+    // requests (its re-send), not its polled reads of the feed, of deliveries and of the log.
+    const scope = (await page.locator('#requests-scope').textContent())!.replace(/\s+/g, ' ');
+    expect(scope).toContain("Every API request your keys made, the console's included, newest first");
+    const leftOut = 'Left out: the successful reads of the event feed, of webhook deliveries and of this log, which the console repeats every second (their refusals are kept).';
+    expect(scope).toContain(leftOut);
+    expect(guide()).toContain(`(${leftOut})`);
+    const logged = () => page.locator('li.request').evaluateAll((items) => items.map((i) => `${i.getAttribute('data-operation')} ${i.getAttribute('data-status')}`));
+    await eventually(async () => (await logged()).includes('resendWebhookEvent 202'), waitBudget, "the console's re-send in the log");
+    expect((await logged()).filter((entry) => /^listSandbox(Events|WebhookDeliveries|Requests) 2/.test(entry))).toEqual([]);
     await page.getByLabel('Status').selectOption('4xx');
     const statuses = () => page.locator('li.request').evaluateAll((items) => items.map((i) => `${i.getAttribute('data-operation')} ${i.getAttribute('data-status')}`));
     await eventually(async () => (await statuses()).join() === 'createPaymentAccount 422', waitBudget, 'the refused request alone');
