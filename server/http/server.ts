@@ -1,6 +1,7 @@
 /**
  * The HTTP server of an Express app: its requests and responses are made with the app's own
- * prototypes (`app.request`, `app.response`) from the start.
+ * prototypes (`app.request`, `app.response`) from the start, and an idle connection stays
+ * open as long as partners' clients and proxies expect (`idleConnectionMs`).
  *
  * Express 5 gives each request and response those prototypes as it arrives, with
  * Object.setPrototypeOf in `app.handle` (expressjs/express#5998). V8 handles an object whose
@@ -12,11 +13,23 @@
 import { createServer, IncomingMessage, ServerResponse, type Server, type ServerOptions } from 'node:http';
 import type { Express } from 'express';
 
+/**
+ * How long an idle keep-alive connection stays open. Node closes one after 5 s, while the
+ * clients and proxies partners put in front of the API keep theirs longer (load balancers
+ * commonly 60 s, Go's transport 90 s): a request sent on a connection the server has just
+ * closed fails with ECONNRESET, and most clients do not retry it. The server therefore
+ * outlasts the common 60 s, and says so in its `Keep-Alive` header, which clients that read
+ * it (undici, Node's fetch) follow.
+ */
+export const idleConnectionMs = 65_000;
+
 export function createHttpServer(app: Express, options: ServerOptions = {}): Server {
-  return createServer(
+  const server = createServer(
     { ...options, IncomingMessage: madeWith(IncomingMessage, app.request), ServerResponse: madeWith(ServerResponse, app.response) },
     app,
   );
+  server.keepAliveTimeout = idleConnectionMs;
+  return server;
 }
 
 /**

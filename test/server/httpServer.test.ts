@@ -8,7 +8,7 @@ import { IncomingMessage, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../server/http/server.ts';
+import { createHttpServer, idleConnectionMs } from '../../server/http/server.ts';
 import { start } from '../../server/main.ts';
 import { newSeedKey } from '../support/process.ts';
 
@@ -87,6 +87,20 @@ describe('createHttpServer', () => {
       socket.end('GET / HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n');
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
+  it('keeps an idle connection open past the 60 s of common proxies, and says so to the client', async () => {
+    const running = await start({ PORT: '0', RAMP_DATA_DIR: ':memory:', RAMP_SEED_API_KEY: newSeedKey(), LOG_LEVEL: 'silent' });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${running.port}/lookup/country-codes`);
+      expect(answer.status).toBe(200);
+      // What a client that reuses connections reads: how long this one will stay open idle.
+      expect(answer.headers.get('keep-alive')).toBe(`timeout=${idleConnectionMs / 1000}`);
+      expect(idleConnectionMs).toBeGreaterThan(60_000);
+      expect(running.server.keepAliveTimeout).toBe(idleConnectionMs);
+    } finally {
+      await running.stop();
+    }
   });
 
   it('passes the deadlines main.ts sets on to Node', async () => {
