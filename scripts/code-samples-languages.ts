@@ -28,6 +28,20 @@ export interface SampleRequest {
   problem: 'problem' | 'error' | 'oauth' | 'text';
 }
 
+/**
+ * A value a sample reads from its environment, as it reads RAMP_API_KEY: written `${NAME}` in
+ * a URL or a body's string (the quickstart's ids from the steps before, scripts/docs-quickstart.ts).
+ * No documented example holds one, so the reference's samples are unchanged by it.
+ */
+export const variablePattern = /\$\{([A-Z][A-Z0-9_]*)\}/g;
+
+/** `text` as the literal `quoted` writes, or, when it holds a `${NAME}`, its parts and each `read(NAME)` joined by `join`. */
+export function spliced(text: string, quoted: (text: string) => string, read: (name: string) => string, join: string): string {
+  const parts = text.split(new RegExp(variablePattern.source));
+  if (parts.length === 1) return quoted(text);
+  return parts.flatMap((part, i) => (i % 2 ? [read(part)] : part ? [quoted(part)] : [])).join(join);
+}
+
 export const sampleLanguages = [
   { lang: 'Shell', label: 'curl' },
   { lang: 'Python', label: 'Python (requests)' },
@@ -38,7 +52,7 @@ export const sampleLanguages = [
 export type SampleLanguage = (typeof sampleLanguages)[number]['lang'];
 
 /** A JSON value as a literal of a language: its constants and how a map and a list are written. */
-function literal(value: unknown, o: { true: string; false: string; null: string; indent: string }, depth = 0): string {
+function literal(value: unknown, o: { true: string; false: string; null: string; indent: string; string: (text: string) => string }, depth = 0): string {
   const pad = o.indent.repeat(depth + 1);
   const end = o.indent.repeat(depth);
   if (value === null) return o.null;
@@ -53,11 +67,23 @@ function literal(value: unknown, o: { true: string; false: string; null: string;
     if (entries.length === 0) return '{}';
     return `{\n${entries.map(([k, v]) => `${pad}${JSON.stringify(k)}: ${literal(v, o, depth + 1)}`).join(',\n')},\n${end}}`;
   }
-  return JSON.stringify(value);
+  return typeof value === 'string' ? o.string(value) : JSON.stringify(value);
 }
+
+/** True when the request reads a value from the environment besides the key (`${NAME}`). */
+const readsVariables = (request: SampleRequest) => new RegExp(variablePattern.source).test(`${request.url} ${JSON.stringify(request.body ?? null)}`);
 
 const json = (body: unknown) => JSON.stringify(body, null, 2);
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+/**
+ * A shell word: single-quoted; with a `${NAME}`, double-quoted when nothing else in it is
+ * special there (a URL), else with each `"$NAME"` spliced between single-quoted parts (JSON).
+ */
+function shellWord(text: string): string {
+  const rest = text.replace(new RegExp(variablePattern.source, 'g'), '');
+  if (rest !== text && !/["$`\\!]/.test(rest)) return `"${text}"`;
+  return spliced(text, shellQuote, (name) => `"$${name}"`, '');
+}
 
 /** The comment that says how the documented error reads, per shape, after a language's comment marker. */
 function problemComment(request: SampleRequest, marker: string): string {
@@ -71,16 +97,18 @@ function problemComment(request: SampleRequest, marker: string): string {
 }
 
 export function curlSample(request: SampleRequest): string {
-  const lines = [`curl -sS -i --fail-with-body${request.method === 'GET' ? '' : ` -X ${request.method}`} ${shellQuote(request.url)}`];
+  const lines = [`curl -sS -i --fail-with-body${request.method === 'GET' ? '' : ` -X ${request.method}`} ${shellWord(request.url)}`];
   if (request.apiKey) lines.push(`-H "Authorization: $RAMP_API_KEY"`);
-  if (request.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(json(request.body))}`);
+  if (request.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellWord(json(request.body))}`);
   return `${problemComment(request, '#')}\n# -i prints the status line first; --fail-with-body exits 22 on an error, after printing its body.\n${lines.join(' \\\n  ')}\n`;
 }
 
+const pythonString = (text: string) => spliced(text, JSON.stringify, (name) => `os.environ["${name}"]`, ' + ');
+
 export function pythonSample(request: SampleRequest): string {
-  const args = [JSON.stringify(request.url)];
+  const args = [pythonString(request.url)];
   if (request.apiKey) args.push(`headers={"Authorization": os.environ["RAMP_API_KEY"]},  # the raw key, no "Bearer"`);
-  if (request.body !== undefined) args.push(`json=${literal(request.body, { true: 'True', false: 'False', null: 'None', indent: '    ' }, 1)},`);
+  if (request.body !== undefined) args.push(`json=${literal(request.body, { true: 'True', false: 'False', null: 'None', indent: '    ', string: pythonString }, 1)},`);
   args.push('timeout=30,');
   const call = `response = requests.${request.method.toLowerCase()}(\n    ${args.map((a, i) => (i === 0 ? `${a},` : a)).join('\n    ')}\n)`;
   const fail = {
@@ -90,7 +118,7 @@ export function pythonSample(request: SampleRequest): string {
     text: `raise SystemExit(f"{response.status_code}: {response.text}")`,
   }[request.problem];
   const read = { json: 'print(response.json())\n', text: 'print(response.text)\n', empty: '' }[request.answers];
-  return `${request.apiKey ? 'import os\n\n' : ''}import requests
+  return `${request.apiKey || readsVariables(request) ? 'import os\n\n' : ''}import requests
 
 ${call}
 print(response.status_code)
@@ -107,7 +135,8 @@ export function goSample(request: SampleRequest): string {
   const imports = new Set(['fmt', 'log', 'net/http']);
   const body = request.body !== undefined;
   if (body) imports.add('bytes');
-  if (request.apiKey) imports.add('os');
+  if (request.apiKey || readsVariables(request)) imports.add('os');
+  const goRead = (name: string) => `os.Getenv("${name}")`;
   if (request.problem !== 'text' || request.answers === 'json') imports.add('encoding/json');
   if (request.problem === 'problem') imports.add('strings');
   if (request.problem === 'text' || request.answers === 'text') imports.add('io');
@@ -164,7 +193,7 @@ ${[...imports].sort().map((i) => `\t"${i}"`).join('\n')}
 )
 
 func main() {
-${body ? `\tbody := []byte(${goString(json(request.body)).replaceAll('\n', '\n\t')})\n` : ''}\treq, err := http.NewRequest(${JSON.stringify(request.method)}, ${JSON.stringify(request.url)}, ${body ? 'bytes.NewReader(body)' : 'nil'})
+${body ? `\tbody := []byte(${spliced(json(request.body), goString, goRead, ' + ').replaceAll('\n', '\n\t')})\n` : ''}\treq, err := http.NewRequest(${JSON.stringify(request.method)}, ${spliced(request.url, JSON.stringify, goRead, ' + ')}, ${body ? 'bytes.NewReader(body)' : 'nil'})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -198,8 +227,13 @@ function javaMethod(method: string, publisher: string): string {
 
 export function javaSample(request: SampleRequest): string {
   const body = request.body !== undefined;
+  const javaRead = (name: string) => `System.getenv("${name}")`;
+  // A body's variables are the text block's `%s`, in order (String.formatted).
+  const bodyText = body ? json(request.body) : '';
+  const bodyReads = [...bodyText.matchAll(variablePattern)].map((m) => javaRead(m[1]!));
+  const block = bodyReads.length ? `${textBlock(bodyText.replaceAll('%', '%%').replace(variablePattern, '%s'), '            ')}.formatted(${bodyReads.join(', ')})` : textBlock(bodyText, '            ');
   const builder = [
-    `HttpRequest.newBuilder(URI.create(${JSON.stringify(request.url)}))`,
+    `HttpRequest.newBuilder(URI.create(${spliced(request.url, JSON.stringify, javaRead, ' + ')}))`,
     ...(request.apiKey ? ['.header("Authorization", System.getenv("RAMP_API_KEY")) // the raw key, no "Bearer"'] : []),
     ...(body ? ['.header("Content-Type", "application/json")'] : []),
     javaMethod(request.method, body ? 'HttpRequest.BodyPublishers.ofString(body)' : 'HttpRequest.BodyPublishers.noBody()'),
@@ -218,7 +252,7 @@ import java.net.http.HttpResponse;
 
 public class ${javaClassOf(request.operationId)} {
     public static void main(String[] args) throws Exception {
-${body ? `        String body = ${textBlock(json(request.body), '            ')};\n` : ''}        HttpRequest request = ${builder.join('\n            ')}
+${body ? `        String body = ${block};\n` : ''}        HttpRequest request = ${builder.join('\n            ')}
         HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
         System.out.println(response.statusCode());
         if (response.statusCode() >= 400) {

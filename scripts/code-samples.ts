@@ -9,9 +9,10 @@
  * type-checks the TypeScript ones, and test/samples/codeSamples.test.ts runs every sample of
  * every language against a sandbox.
  *
- * Also writes the list of public operations the client reads (`publicOperationsModule`).
+ * Also writes the list of public operations the client reads (`publicOperationsModule`). The
+ * quickstart page (scripts/docs-quickstart.ts) shows its steps with these same samplers.
  */
-import { samplers, sampleLanguages, type Json, type SampleRequest } from './code-samples-languages.ts';
+import { samplers, sampleLanguages, spliced, type Json, type SampleRequest } from './code-samples-languages.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const packageName = '@ramp/client';
@@ -19,7 +20,7 @@ export const codeSampleLanguage = { lang: 'TypeScript', label: 'TypeScript (@ram
 /** Where every sample sends its request: the local sandbox `npm start` serves (docs/configuration.md, PORT). */
 export const sampleBaseUrl = 'http://localhost:3000';
 
-function resolveRef(document: Json, node: Json | undefined): Json | undefined {
+export function resolveRef(document: Json, node: Json | undefined): Json | undefined {
   if (!node || typeof node.$ref !== 'string') return node;
   const path = node.$ref
     .replace(/^#\//, '')
@@ -41,9 +42,15 @@ function exampleOf(document: Json, parameter: Json): unknown {
   return parameter.example ?? parameter.schema?.example ?? named ?? parameter.schema?.default;
 }
 
+/** A string literal, each `${NAME}` in it read from the environment as the key is (the quickstart's ids). */
+const tsString = (text: string) => spliced(text, JSON.stringify, (name) => `process.env.${name}!`, ' + ');
+
+/** JSON text with its strings that read a `${NAME}` written as tsString writes them. */
+const tsJson = (text: string) => text.replace(/"(?:[^"\\]|\\.)*\$\{(?:[^"\\]|\\.)*"/g, (token) => tsString(JSON.parse(token) as string));
+
 function placeholder(document: Json, parameter: Json): string {
   const example = exampleOf(document, parameter);
-  if (example !== undefined) return JSON.stringify(example);
+  if (example !== undefined) return tsJson(JSON.stringify(example));
   return `'<${parameter.name}>'`;
 }
 
@@ -105,7 +112,7 @@ console.log(renewed.access_token, renewed.expires_in);
   const body = resolveRef(document, operation.requestBody);
   const media = body?.content?.['application/json'] ?? Object.values(body?.content ?? {})[0];
   const example = firstExample(document, media as Json | undefined);
-  if (example !== undefined) options.push(`body: ${indent(JSON.stringify(example, null, 2), 2)}`);
+  if (example !== undefined) options.push(`body: ${indent(tsJson(JSON.stringify(example, null, 2)), 2)}`);
   if (answersText(document, operation)) options.push(`parseAs: 'text'`);
   const call = `ramp.${method.toUpperCase()}('${path}'${options.length ? `, {\n  ${options.join(',\n  ')},\n}` : ''})`;
   return `import { createRampClient, RampError } from '${packageName}';
@@ -142,7 +149,8 @@ export function requestOf(document: Json, path: string, method: string, operatio
   const parameters = parametersOf(document, item, operation);
   const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
-    return parameter ? encodeURIComponent(exampleText(document, parameter)).replace(/%3C(.*)%3E/, '<$1>') : `<${name}>`;
+    // A `<name>` placeholder and a `${NAME}` read from the environment stay as written.
+    return parameter ? encodeURIComponent(exampleText(document, parameter)).replace(/%3C(.*)%3E/, '<$1>').replace(/%24%7B([A-Z][A-Z0-9_]*)%7D/g, '${$1}') : `<${name}>`;
   });
   const query = new URLSearchParams(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, exampleText(document, p)])).toString();
   const body = resolveRef(document, operation.requestBody);
@@ -161,16 +169,20 @@ export function requestOf(document: Json, path: string, method: string, operatio
   };
 }
 
+/** An operation's samples in the five languages, as `x-codeSamples` lists them. */
+export function codeSamplesOf(document: Json, path: string, method: string, operation: Json, item: Json = {}): { lang: string; label: string; source: string }[] {
+  const request = requestOf(document, path, method, operation, item);
+  return [
+    { ...codeSampleLanguage, source: sampleFor(document, path, method, operation, isPublicOperation(document, operation), item) },
+    ...sampleLanguages.map((language) => ({ ...language, source: samplers[language.lang](request) })),
+  ];
+}
+
 export function addCodeSamples(document: Json): Json {
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     for (const method of methods) {
       const operation = item[method];
-      if (!operation) continue;
-      const request = requestOf(document, path, method, operation, item);
-      operation['x-codeSamples'] = [
-        { ...codeSampleLanguage, source: sampleFor(document, path, method, operation, isPublicOperation(document, operation), item) },
-        ...sampleLanguages.map((language) => ({ ...language, source: samplers[language.lang](request) })),
-      ];
+      if (operation) operation['x-codeSamples'] = codeSamplesOf(document, path, method, operation, item);
     }
   }
   return document;

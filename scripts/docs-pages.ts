@@ -1,10 +1,14 @@
 /**
  * What npm run generate adds to the Redoc pages of generated/docs/: the theme colors that
  * make them readable (axe-core finds no serious or critical violation: test/browser/docs.test.ts),
- * and the landing page that lists the four surfaces. The sandbox serves both at /docs
- * (getDocumentation, getDocumentationPage); they open offline from generated/docs/ too.
+ * and the landing page: the four surfaces, one search over all their operations and
+ * webhooks, the workflows (scripts/docs-workflows.ts) and the guides (scripts/docs-webhooks.ts).
+ * The sandbox serves them at /docs (getDocumentation, getDocumentationPage,
+ * getDocumentationWorkflow); they open offline from generated/docs/ too, their links written
+ * as the files beside them (`./v2.html`), which the sandbox serves as `/docs/v2`.
  */
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { documentedOperations, escapeHtml, htmlPage, operationCount, type SurfacePage } from './docs-html.ts';
+import { workflowSummaries } from './docs-workflows.ts';
 
 /**
  * Redoc 3 draws with CSS variables; these replace the ones whose text falls below WCAG AA's
@@ -50,13 +54,6 @@ export function accessibleRedocPage(html: string): string {
   return html.replace('</head>', `<style>${redocTheme}</style>\n</head>`).replace(selectorName.from, selectorName.to);
 }
 
-interface SurfacePage {
-  surface: string;
-  document: { info: { title: string; description?: string }; paths?: Record<string, object>; webhooks?: Record<string, object> };
-}
-
-const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
-const operationCount = (items: Record<string, object> = {}) => Object.values(items).reduce((n, item) => n + Object.keys(item).filter((k) => methods.has(k)).length, 0);
 
 /** A description's first paragraph (with the list it introduces, when it ends with a colon), without Markdown's marks. */
 function firstParagraph(text = '') {
@@ -65,55 +62,147 @@ function firstParagraph(text = '') {
   return lead.replace(/\s+/g, ' ').replace(/[`*_]/g, '');
 }
 
-const style = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
-header,main,footer{max-width:52rem;margin:0 auto;padding:1rem 1.5rem}
-h1{font-size:1.8rem;margin:1rem 0 .25rem}h2{font-size:1.2rem;margin:0 0 .25rem}
-ul{list-style:none;padding:0;display:grid;gap:1rem}
-li{background:#fff;border-radius:10px;padding:1rem 1.25rem;box-shadow:0 1px 3px #0002}
-a{color:#1a4fb8}p{margin:.25rem 0}.meta{color:#4a5263;font-size:.9rem}
-code{background:#eef0f4;padding:0 .3em;border-radius:4px}`;
+/**
+ * The pages beside the references and the workflows, each a file of generated/docs/ that the
+ * sandbox serves as `/docs/<page>` (getDocumentationPage).
+ */
+const guides = [
+  {
+    page: 'quickstart',
+    title: 'Quickstart: your first hour with the sandbox',
+    text: 'From a key to a completed onramp and its signed webhook: create a customer (with v1), approve its KYC, register a payment account, quote, order, deposit; every request in TypeScript, curl, Python, Go and Java.',
+  },
+  {
+    page: 'webhooks',
+    title: 'Verify a webhook delivery',
+    text: "The X-Signature rule, and the code that checks it in TypeScript, Python, Go and Java, each with the RFC 8785 library chosen for its ecosystem and why.",
+  },
+];
 
 /**
- * The landing page: each surface with its title, its description's first paragraph and its
- * number of operations, linked as the file beside it (`./v2.html`), so the page opens
- * offline; the sandbox serves those links as `/docs/v2`.
+ * The search: the index of every operation and webhook of the four surfaces, inline as JSON,
+ * and a script that filters it as the reader types (every word must match the operationId,
+ * method, path, summary, surface or a tag). A result links to the operation on its surface's
+ * page: the surface's link on this page (`./v2.html` offline, `/docs/v2` served) and Redoc's
+ * route. Both scripts are inline, admitted by their hashes (server/features/docs/pages.ts).
  */
-export function indexPage(pages: SurfacePage[], doNotEdit: string) {
-  const items = pages
+const searchScript = `const index = JSON.parse(document.getElementById('search-index').textContent);
+const input = document.getElementById('search');
+const results = document.getElementById('search-results');
+const status = document.getElementById('search-status');
+const pageOf = (surface) => document.querySelector('a[data-surface="' + surface + '"]').getAttribute('href');
+for (const entry of index) entry.text = [entry.operationId, entry.method, entry.path, entry.summary, entry.surface, ...entry.tags].join(' ').toLowerCase();
+const shown = 50;
+function result(entry) {
+  const item = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = pageOf(entry.surface) + entry.anchor;
+  link.textContent = entry.summary || entry.operationId;
+  const method = document.createElement('span');
+  method.className = 'method';
+  method.textContent = entry.webhook ? 'webhook' : entry.method;
+  const about = document.createElement('p');
+  about.className = 'meta';
+  const name = document.createElement('code');
+  name.textContent = entry.operationId;
+  about.append(method, entry.path + ' · ', name, ' · ' + entry.title + ' · ' + entry.tags.join(', '));
+  item.append(link, about);
+  return item;
+}
+function search() {
+  const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+  const found = words.length === 0 ? [] : index.filter((entry) => words.every((word) => entry.text.includes(word)));
+  found.sort((a, b) => Number(words.some((w) => b.operationId.toLowerCase().includes(w))) - Number(words.some((w) => a.operationId.toLowerCase().includes(w))));
+  results.replaceChildren(...found.slice(0, shown).map(result));
+  status.textContent = words.length === 0 ? '' : found.length === 0 ? 'Nothing matches.' : found.length + (found.length === 1 ? ' match' : ' matches') + (found.length > shown ? ', the first ' + shown + ' shown.' : '.');
+}
+input.addEventListener('input', search);
+search();`;
+
+const landingStyle = `.search{background:#fff;border-radius:10px;padding:1rem 1.25rem;box-shadow:0 1px 3px #0002}
+.search label{font-weight:600;display:block;margin-bottom:.25rem}
+.search input{font:inherit;width:100%;box-sizing:border-box;padding:.5rem .75rem;border:2px solid #5b6477;border-radius:6px}
+.search input:focus{outline:3px solid #1a4fb8;outline-offset:1px}
+#search-results{list-style:none;padding:0;margin:.5rem 0 0}#search-results li{padding:.5rem 0;border-bottom:1px solid #e2e5ea}
+.workflows ul{padding-left:1.2rem}`;
+
+function searchIndex(pages: SurfacePage[]) {
+  const titles = new Map(pages.map(({ surface, document }) => [surface, document.info.title]));
+  // Summaries as plain text: the script writes them with textContent (`order_updated` loses its code marks).
+  const entries = documentedOperations(pages).map(({ surface, operationId, method, path, summary, tags, webhook, anchor }) => ({ surface, title: titles.get(surface), operationId, method, path, summary: summary.replace(/`/g, ''), tags, webhook, anchor }));
+  // As JSON inside a script element: no `<` may close it early.
+  return JSON.stringify(entries).replace(/</g, '\\u003c');
+}
+
+function surfaceCards(pages: SurfacePage[]) {
+  return pages
     .map(({ surface, document }) => {
       const operations = operationCount(document.paths);
       const webhooks = operationCount(document.webhooks);
       const counts = `${operations} operation${operations === 1 ? '' : 's'}${webhooks > 0 ? `, ${webhooks} webhook${webhooks === 1 ? '' : 's'}` : ''}`;
       return `      <li>
-        <h2><a href="./${surface}.html">${escapeHtml(document.info.title)}</a></h2>
+        <h3><a href="./${surface}.html" data-surface="${surface}">${escapeHtml(document.info.title)}</a></h3>
         <p>${escapeHtml(firstParagraph(document.info.description))}</p>
         <p class="meta">${counts}</p>
       </li>`;
     })
     .join('\n');
-  return `<!doctype html>
-<!-- ${doNotEdit} -->
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Ramp API reference</title>
-<style>${style}</style>
-</head>
-<body>
-<header>
+}
+
+function workflowList() {
+  return workflowSummaries()
+    .map(
+      ({ file, title, workflows }) => `      <li>
+        <h3>${escapeHtml(title)}</h3>
+        <p class="meta"><code>openapi/workflows/${escapeHtml(file)}</code></p>
+        <ul>${workflows.map(({ id, summary }) => `<li><a href="./workflows/${escapeHtml(id)}.html">${escapeHtml(summary)}</a> <span class="meta">(<code>${escapeHtml(id)}</code>)</span></li>`).join('')}</ul>
+      </li>`,
+    )
+    .join('\n');
+}
+
+/**
+ * The landing page: one search over the four surfaces, each surface with its title, its
+ * description's first paragraph and its number of operations, the guides and the workflows.
+ */
+export function indexPage(pages: SurfacePage[], doNotEdit: string) {
+  const guideItems = guides.map(({ page, title, text }) => `      <li><h3><a href="./${page}.html">${escapeHtml(title)}</a></h3><p>${escapeHtml(text)}</p></li>`).join('\n');
+  const body = `<header>
   <h1>Ramp API reference</h1>
-  <p>The service's four surfaces, each documented on its own page: every operation with its parameters, responses, examples and code samples.</p>
+  <p>The service's four surfaces, each documented on its own page: every operation with its parameters, responses, examples and code samples; the flows they make, step by step; and how to verify a webhook.</p>
 </header>
 <main>
-  <ul>
-${items}
-  </ul>
+  <section class="search" role="search" aria-labelledby="search-heading">
+    <h2 id="search-heading">Search every operation and webhook</h2>
+    <label for="search">Operation, path, summary or tag, in any of the four surfaces</label>
+    <input id="search" type="search" autocomplete="off" spellcheck="false" placeholder="for example: order, kyc, POST quote">
+    <p id="search-status" class="meta" role="status" aria-live="polite"></p>
+    <ul id="search-results"></ul>
+  </section>
+  <section aria-labelledby="surfaces">
+    <h2 id="surfaces">The surfaces</h2>
+    <ul class="cards">
+${surfaceCards(pages)}
+    </ul>
+  </section>
+  <section aria-labelledby="guides">
+    <h2 id="guides">Guides</h2>
+    <ul class="cards">
+${guideItems}
+    </ul>
+  </section>
+  <section class="workflows" aria-labelledby="workflows">
+    <h2 id="workflows">The flows, step by step</h2>
+    <p>Each flow is an Arazzo workflow that runs against a fresh sandbox in CI; its page lists its steps, each linked to its operation.</p>
+    <ul class="cards">
+${workflowList()}
+    </ul>
+  </section>
 </main>
 <footer>
   <p class="meta">The sandbox (<code>npm start</code>) serves these pages at <code>/docs</code>, and its console at <code>/sandbox/console</code>.</p>
 </footer>
-</body>
-</html>
-`;
+<script type="application/json" id="search-index">${searchIndex(pages)}</script>
+<script>${searchScript}</script>`;
+  return htmlPage({ title: 'Ramp API reference', body, doNotEdit, style: landingStyle });
 }

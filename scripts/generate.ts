@@ -11,6 +11,10 @@
  *   generated/types/ramp.ts           TypeScript types of the joined document (openapi-typescript)
  *   generated/types/public-operations.ts  the operations that take no API key (for the client)
  *   generated/docs/<surface>.html     self-contained Redoc pages (no CDN at view time)
+ *   generated/docs/index.html         the landing page, with one search over the four surfaces
+ *   generated/docs/workflows/<id>.html  a page per Arazzo workflow of openapi/workflows/
+ *   generated/docs/webhooks.html      the webhook verification recipes
+ *   generated/docs/quickstart.html    a partner's first hour, step by step (scripts/docs-quickstart.ts)
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -19,6 +23,9 @@ import { join, relative, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { addCodeSamples, publicOperationsModule } from './code-samples.ts';
 import { accessibleRedocPage, indexPage } from './docs-pages.ts';
+import { writeWorkflowPages } from './docs-workflows.ts';
+import { webhooksPage } from './docs-webhooks.ts';
+import { quickstartPage } from './docs-quickstart.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -109,7 +116,14 @@ export function generate(out: string) {
       const html = accessibleRedocPage(readFileSync(page, 'utf8').replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, attributionLogo));
       writeFileSync(page, `<!-- ${doNotEdit(`openapi/${surface}.yaml`)} -->\n${html}`);
     }
-    writeFileSync(join(docs, 'index.html'), indexPage(surfaces.map((surface) => ({ surface, document: parse(readFileSync(join(specs, `${surface}.yaml`), 'utf8')) })), doNotEdit('openapi/')));
+    // 5. The pages beside them: the landing page with its search, a page per workflow, the webhook recipes.
+    const pages = surfaces.map((surface) => ({ surface, document: parse(readFileSync(join(specs, `${surface}.yaml`), 'utf8')) }));
+    writeFileSync(join(docs, 'index.html'), indexPage(pages, doNotEdit('openapi/')));
+    writeWorkflowPages(docs, pages, doNotEdit);
+    writeFileSync(join(docs, 'webhooks.html'), webhooksPage(doNotEdit('docs/webhooks.md, client/webhooks.ts and samples/webhooks/')));
+    // The quickstart: its steps' requests are their operations' samples (scripts/docs-quickstart.ts).
+    const bySurface = Object.fromEntries(pages.map(({ surface, document }) => [surface, document]));
+    writeFileSync(join(docs, 'quickstart.html'), quickstartPage({ v1: bySurface.v1, v2: bySurface.v2 }, doNotEdit('openapi/ and scripts/docs-quickstart.ts')));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -148,7 +148,8 @@ function scheduleGenerate() {
 
 async function page(name: string): Promise<string | undefined> {
   if (name === 'index') return indexPage(surfaces.map((surface) => ({ surface, document: preview.document(surface) as Parameters<typeof indexPage>[0][number]['document'] })), 'Served by npm run docs');
-  if (!(surfaces as readonly string[]).includes(name)) return undefined;
+  // The guides and the workflows' pages, as npm run generate last wrote them (it runs on each save).
+  if (!(surfaces as readonly string[]).includes(name)) return readFile(join(target, 'docs', `${name}.html`), 'utf8');
   return previewPage(await readFile(join(target, 'docs', `${name}.html`), 'utf8'), preview.document(name as Surface));
 }
 
@@ -161,7 +162,7 @@ const server = http.createServer(async (req, res) => {
     req.once('close', () => listeners.delete(res));
     return;
   }
-  const name = /^\/(?:([a-z0-9]+)\.html)?$/.exec(path)?.[1] ?? (path === '/' ? 'index' : undefined);
+  const name = /^\/(?:((?:workflows\/)?[A-Za-z0-9]+)\.html)?$/.exec(path)?.[1] ?? (path === '/' ? 'index' : undefined);
   const html = name ? await page(name).catch(() => undefined) : undefined;
   if (!name || html === undefined) return void res.writeHead(404).end();
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -6,6 +6,7 @@ export const publicOperations: Readonly<Record<string, readonly string[]>> = {
   "/health": ["GET"],
   "/docs": ["GET"],
   "/docs/{page}": ["GET"],
+  "/docs/workflows/{workflow}": ["GET"],
   "/sandbox/console": ["GET"],
   "/sandbox/console/{asset}": ["GET"],
   "/lookup/tokens/cost": ["GET"],

@@ -1104,9 +1104,13 @@ export interface paths {
         };
         /**
          * Open the API reference
-         * @description The landing page of the API reference the service serves: the four surfaces (v2, v1,
-         *     the lookups and sign-in), each with what it is for, its number of operations and a link
-         *     to its page (`GET /docs/{page}`). The same pages as `npm run generate` writes to
+         * @description The landing page of the API reference the service serves: one search over every
+         *     operation and webhook of the four surfaces (its index and its script inline in the
+         *     page, admitted by their hashes; a result opens the operation on its surface's page);
+         *     the four surfaces (v2, v1, the lookups and sign-in), each with what it is for, its
+         *     number of operations and a link to its page (`GET /docs/{page}`); the guides (the
+         *     quickstart, the webhook recipes); and the workflows, each linked to its page
+         *     (`GET /docs/workflows/{workflow}`). The same pages as `npm run generate` writes to
          *     `generated/docs/`, which open offline too; nothing is fetched from another origin.
          *
          *     Public documentation: it takes no key, and is served in the sandbox and in production
@@ -1127,18 +1131,23 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The surface whose reference to open: `v2`, `v1`, `lookup` or `auth`. Any other value
+                 * @description The page to open: a surface's reference (`v2`, `v1`, `lookup` or `auth`), or
+                 *     `webhooks`, how to verify a delivery's `X-Signature` in TypeScript, Python, Go and Java
+                 *     (*designed*), or `quickstart`, a partner's first hour in the sandbox step by step, each
+                 *     step's request in the five languages of the code samples (*designed*). Any other value
                  *     is 400 `invalid-request`.
                  * @example v2
                  */
-                page: "v1" | "v2" | "lookup" | "auth";
+                page: "v1" | "v2" | "lookup" | "auth" | "webhooks" | "quickstart";
             };
             cookie?: never;
         };
         /**
-         * Open a surface's API reference
+         * Open a surface's API reference or the webhook recipes
          * @description One surface's reference as Redoc shows it: every operation and webhook with its
-         *     parameters, responses, examples and code samples, with search. Redoc and the document
+         *     parameters, responses, examples and code samples, with search. `webhooks` is the
+         *     verification recipes: the rule, each language's code as the repository has it, and why
+         *     each RFC 8785 library was chosen; it has no script. Redoc and the document
          *     are inlined in the page, as `npm run generate` wrote it to `generated/docs/<page>.html`:
          *     the page loads nothing else, from this origin or any other, and its
          *     `Content-Security-Policy` admits only its own scripts, by hash.
@@ -1147,6 +1156,41 @@ export interface paths {
          *     alike. *Designed.*
          */
         get: operations["getDocumentationPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/workflows/{workflow}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The workflow to open: the `workflowId` of one of the Arazzo workflows in
+                 *     `openapi/workflows/`. Any other value is 400 `invalid-request`.
+                 * @example v2Onramp
+                 */
+                workflow: "quoteExpires" | "fundingDeadline" | "v1VerifiedCustomer" | "v1Onramp" | "v1Offramp" | "v1Swap" | "apiKeyRotation" | "webhookSubscription" | "v2ApprovedCustomer" | "v2Onramp" | "v2Offramp" | "kycNeedsWorkThenApproved" | "kycDenied" | "kybApproved";
+            };
+            cookie?: never;
+        };
+        /**
+         * Open a workflow's page
+         * @description One of the service's flows, as its Arazzo workflow in `openapi/workflows/` describes it
+         *     and `redocly respect` runs it against the sandbox in CI: its summary and description,
+         *     its inputs, and its steps in order, each linked to its operation on its surface's
+         *     reference (`GET /docs/{page}`) or to the workflow it runs, with the request it sends,
+         *     its success criteria and its outputs. Written by `npm run generate` to
+         *     `generated/docs/workflows/<workflow>.html`; it has no script and loads nothing else.
+         *
+         *     Public documentation: it takes no key, and is served in the sandbox and in production
+         *     alike. *Designed.*
+         */
+        get: operations["getDocumentationWorkflow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7850,7 +7894,8 @@ export interface components {
          *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
          *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
          *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-         *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+         *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+         *     this reference's page `/docs/webhooks`.
          */
         XSignature: string;
         /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
@@ -7902,8 +7947,9 @@ export interface components {
         /**
          * @description The sandbox console's policy (`GET /sandbox/console`), with what Redoc needs and nothing
          *     more (*designed*): `default-src 'none'; script-src` the SHA-256 hashes of the page's own
-         *     inline scripts (Redoc and the document, inlined when the page was generated; `'none'` on
-         *     the landing page); `style-src 'unsafe-inline'` (Redoc's styles are inserted at run time,
+         *     inline scripts (Redoc and the document, inlined when the page was generated; the landing
+         *     page's search index and search script; `'none'` on a page without script, such as a
+         *     workflow's); `style-src 'unsafe-inline'` (Redoc's styles are inserted at run time,
          *     and its markup carries `style` attributes, which no nonce or hash admits); `img-src 'self'
          *     data:` and `font-src data:` (its icons and its font come inlined); `connect-src 'self';
          *     base-uri 'none'; form-action 'none'; frame-ancestors 'none'`. Nothing is loaded from
@@ -10013,17 +10059,67 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The surface whose reference to open: `v2`, `v1`, `lookup` or `auth`. Any other value
+                 * @description The page to open: a surface's reference (`v2`, `v1`, `lookup` or `auth`), or
+                 *     `webhooks`, how to verify a delivery's `X-Signature` in TypeScript, Python, Go and Java
+                 *     (*designed*), or `quickstart`, a partner's first hour in the sandbox step by step, each
+                 *     step's request in the five languages of the code samples (*designed*). Any other value
                  *     is 400 `invalid-request`.
                  * @example v2
                  */
-                page: "v1" | "v2" | "lookup" | "auth";
+                page: "v1" | "v2" | "lookup" | "auth" | "webhooks" | "quickstart";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             /** @description The page (its content is not part of the contract, beyond the operations it shows). */
+            200: {
+                headers: {
+                    /** @description Always `no-store`, so a new version of the service serves its new pages at once. */
+                    "Cache-Control": "no-store";
+                    "Content-Security-Policy": components["headers"]["DocumentationContentSecurityPolicy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimitExceeded"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description `service-unavailable`: the page was not generated (`npm run generate` writes it; the
+             *     pages are committed, so a checkout has them).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getDocumentationWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The workflow to open: the `workflowId` of one of the Arazzo workflows in
+                 *     `openapi/workflows/`. Any other value is 400 `invalid-request`.
+                 * @example v2Onramp
+                 */
+                workflow: "quoteExpires" | "fundingDeadline" | "v1VerifiedCustomer" | "v1Onramp" | "v1Offramp" | "v1Swap" | "apiKeyRotation" | "webhookSubscription" | "v2ApprovedCustomer" | "v2Onramp" | "v2Offramp" | "kycNeedsWorkThenApproved" | "kycDenied" | "kybApproved";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (its content is not part of the contract, beyond the steps it lists and links). */
             200: {
                 headers: {
                     /** @description Always `no-store`, so a new version of the service serves its new pages at once. */
@@ -12802,7 +12898,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12851,7 +12948,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12900,7 +12998,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12949,7 +13048,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -12998,7 +13098,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -13047,7 +13148,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -13096,7 +13198,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -13131,7 +13234,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -13166,7 +13270,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };
@@ -13201,7 +13306,8 @@ export interface operations {
                  *     Recipes, each tested against the shared RFC 8785 and signature vectors and a live delivery
                  *     from the sandbox: TypeScript (the client's `verifyWebhook`), Python (`rfc8785` on PyPI), Go
                  *     (`github.com/gowebpki/jcs`) and Java (`io.github.erdtman:java-json-canonicalization`), in
-                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`.
+                 *     the repository's `samples/webhooks/`, described in `docs/webhooks.md`; with their code on
+                 *     this reference's page `/docs/webhooks`.
                  */
                 "X-Signature": components["parameters"]["XSignature"];
             };

@@ -59,8 +59,13 @@ describe('npm run docs', () => {
   it('serves the index and every surface page, each listening for a rebuild', async () => {
     const index = await fetch(`${base}/`);
     expect(index.status).toBe(200);
-    const links = [...(await index.text()).matchAll(/href="\.\/([a-z0-9]+)\.html"/g)].map((m) => m[1]);
+    const indexHtml = await index.text();
+    const links = [...indexHtml.matchAll(/href="\.\/([a-z0-9]+)\.html" data-surface=/g)].map((m) => m[1]);
     expect(links).toEqual(['v1', 'v2', 'lookup', 'auth']);
+    // The guides and the workflows' pages are served as generated.
+    for (const [, other] of indexHtml.matchAll(/href="\.\/((?:workflows\/)?[A-Za-z0-9]+)\.html"(?! data-surface)/g)) {
+      expect((await fetch(`${base}/${other}.html`)).status, other).toBe(200);
+    }
     for (const surface of links) {
       const page = await fetch(`${base}/${surface}.html`);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);

@@ -30,7 +30,14 @@ export interface LanguageRunner {
   /** The x-codeSamples `lang`. */
   lang: string;
   run(samples: Samples, dir: string, env: Record<string, string>, log: string): Promise<Map<string, SampleRun>>;
+  /**
+   * Builds the samples once, then runs one at a time, each as its own program with its own
+   * environment: the quickstart (quickstart.test.ts) gives each step the ids the steps before printed.
+   */
+  build(samples: Samples, dir: string, log: string): Promise<RunOne>;
 }
+
+export type RunOne = (operationId: string, env: Record<string, string>) => Promise<SampleRun>;
 
 /** Runs one command to its end and keeps what it printed. */
 function capture(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<SampleRun> {
@@ -72,12 +79,22 @@ async function finish(runner: Promise<SampleRun>, log: string, what: string) {
   if (code !== 0) throw new Error(`${what} exited ${code}: see ${log}`);
 }
 
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+
+function writeTypeScript(samples: Samples, dir: string) {
+  for (const [operationId, source] of samples) writeFileSync(join(dir, `${operationId}.mts`), source);
+  // tsx resolves `@ramp/client` by this tsconfig's paths, as a partner's bundler resolves the package.
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { '@ramp/client': [join(root, 'client', 'index.ts')] } } }));
+}
+
 const typescript: LanguageRunner = {
   lang: 'TypeScript',
+  async build(samples, dir) {
+    writeTypeScript(samples, dir);
+    return (operationId, env) => capture(tsx, [`${operationId}.mts`], env, dir);
+  },
   async run(samples, dir, env, log) {
-    for (const [operationId, source] of samples) writeFileSync(join(dir, `${operationId}.mts`), source);
-    // tsx resolves `@ramp/client` by this tsconfig's paths, as a partner's bundler resolves the package.
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { '@ramp/client': [join(root, 'client', 'index.ts')] } } }));
+    writeTypeScript(samples, dir);
     writeFileSync(join(dir, 'runner.mts'), `import { mkdirSync, writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 mkdirSync('results', { recursive: true });
@@ -99,13 +116,17 @@ for (const operationId of process.argv.slice(2)) {
   writeFileSync(\`results/\${operationId}.exit\`, String(code));
 }
 `);
-    await finish(capture(join(root, 'node_modules', '.bin', 'tsx'), ['runner.mts', ...samples.map(([id]) => id)], env, dir), log, 'the TypeScript run');
+    await finish(capture(tsx, ['runner.mts', ...samples.map(([id]) => id)], env, dir), log, 'the TypeScript run');
     return readResults(samples, dir);
   },
 };
 
 const curl: LanguageRunner = {
   lang: 'Shell',
+  async build(samples, dir) {
+    for (const [operationId, source] of samples) writeFileSync(join(dir, `${operationId}.sh`), source);
+    return (operationId, env) => capture('bash', ['-eu', `${operationId}.sh`], env, dir);
+  },
   async run(samples, dir, env) {
     for (const [operationId, source] of samples) writeFileSync(join(dir, `${operationId}.sh`), source);
     return eachInItsProcess(samples, (operationId) => ['bash', '-eu', `${operationId}.sh`], env, dir);
@@ -115,18 +136,29 @@ const curl: LanguageRunner = {
 /** The one package the Python samples import, at the version the venv installs. */
 const pythonRequirements = 'requests==2.34.2\n';
 
+/** The venv's interpreter, the venv made first when it is missing or was made for other requirements. */
+async function pythonInterpreter(log: string): Promise<string> {
+  const venv = join(cache, 'python-venv');
+  const interpreter = join(venv, 'bin', 'python');
+  const stamp = join(venv, 'built-from');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== pythonRequirements) {
+    rmSync(venv, { recursive: true, force: true });
+    await run('python3', ['-m', 'venv', venv], log);
+    await run(interpreter, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', ...pythonRequirements.trim().split('\n')], log);
+    writeFileSync(stamp, pythonRequirements);
+  }
+  return interpreter;
+}
+
 const python: LanguageRunner = {
   lang: 'Python',
+  async build(samples, dir, log) {
+    const interpreter = await pythonInterpreter(log);
+    for (const [operationId, source] of samples) writeFileSync(join(dir, `${operationId}.py`), source);
+    return (operationId, env) => capture(interpreter, [`${operationId}.py`], env, dir);
+  },
   async run(samples, dir, env, log) {
-    const venv = join(cache, 'python-venv');
-    const interpreter = join(venv, 'bin', 'python');
-    const stamp = join(venv, 'built-from');
-    if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== pythonRequirements) {
-      rmSync(venv, { recursive: true, force: true });
-      await run('python3', ['-m', 'venv', venv], log);
-      await run(interpreter, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', ...pythonRequirements.trim().split('\n')], log);
-      writeFileSync(stamp, pythonRequirements);
-    }
+    const interpreter = await pythonInterpreter(log);
     for (const [operationId, source] of samples) writeFileSync(join(dir, `${operationId}.py`), source);
     // Each sample runs as its own script would (a fresh `__main__`), in one interpreter.
     writeFileSync(join(dir, 'runner.py'), `import contextlib, io, os, sys, traceback
@@ -154,16 +186,14 @@ for operation_id in sys.argv[1:]:
   },
 };
 
-const go: LanguageRunner = {
-  lang: 'Go',
-  async run(samples, dir, env, log) {
-    // Each sample is a `package main` file: its main becomes a function named after the operation.
-    for (const [operationId, source] of samples) {
-      if (!source.includes('\nfunc main() {\n')) throw new Error(`${operationId}: the Go sample has no func main`);
-      writeFileSync(join(dir, `${operationId}.go`), source.replace('\nfunc main() {\n', `\nfunc ${operationId}() {\n`));
-    }
-    writeFileSync(join(dir, 'go.mod'), 'module ramp.example/samples\n\ngo 1.21\n');
-    writeFileSync(join(dir, 'zz_main.go'), `package main
+/** One program for all the samples: each `package main` file's main becomes a function named after its operation. */
+async function buildGo(samples: Samples, dir: string, log: string) {
+  for (const [operationId, source] of samples) {
+    if (!source.includes('\nfunc main() {\n')) throw new Error(`${operationId}: the Go sample has no func main`);
+    writeFileSync(join(dir, `${operationId}.go`), source.replace('\nfunc main() {\n', `\nfunc ${operationId}() {\n`));
+  }
+  writeFileSync(join(dir, 'go.mod'), 'module ramp.example/samples\n\ngo 1.21\n');
+  writeFileSync(join(dir, 'zz_main.go'), `package main
 
 import "os"
 
@@ -173,14 +203,30 @@ ${samples.map(([id]) => `\t${JSON.stringify(id)}: ${id},`).join('\n')}
 
 func main() { samples[os.Args[1]]() }
 `);
-    // The standard library only: nothing to download.
-    await run('go', ['build', '-o', 'samples', '.'], log, dir);
+  // The standard library only: nothing to download.
+  await run('go', ['build', '-o', 'samples', '.'], log, dir);
+}
+
+const go: LanguageRunner = {
+  lang: 'Go',
+  async build(samples, dir, log) {
+    await buildGo(samples, dir, log);
+    return (operationId, env) => capture('./samples', [operationId], env, dir);
+  },
+  async run(samples, dir, env, log) {
+    await buildGo(samples, dir, log);
     return eachInItsProcess(samples, (operationId) => ['./samples', operationId], env, dir);
   },
 };
 
 const java: LanguageRunner = {
   lang: 'Java',
+  async build(samples, dir, log) {
+    for (const [operationId, source] of samples) writeFileSync(join(dir, `${javaClassOf(operationId)}.java`), source);
+    mkdirSync(join(dir, 'classes'), { recursive: true });
+    await run('javac', ['-encoding', 'UTF-8', '-d', 'classes', ...samples.map(([id]) => `${javaClassOf(id)}.java`)], log, dir);
+    return (operationId, env) => capture('java', ['-cp', 'classes', javaClassOf(operationId)], env, dir);
+  },
   async run(samples, dir, env, log) {
     for (const [operationId, source] of samples) writeFileSync(join(dir, `${javaClassOf(operationId)}.java`), source);
     // One JVM runs every sample's main in turn, its output captured per sample.

@@ -38,6 +38,7 @@ export async function webhooks({ api, options, d, add, request }: Context) {
   request('getHome', {});
   request('getDocumentation', {});
   request('getDocumentationPage', { path: { page: 'v2' } });
+  request('getDocumentationWorkflow', { path: { workflow: 'v2Onramp' } });
   const consolePage = await (await fetch(`${options.base}/sandbox/console`)).text();
   const consoleFile = /\/sandbox\/console\/([^"'/]+\.js)/.exec(consolePage)?.[1];
   if (!consoleFile) throw new Error('world: the sandbox console page names no script (is the console built?)');

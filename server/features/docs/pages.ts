@@ -1,13 +1,14 @@
 /**
- * The API reference the service serves at /docs (openapi/paths/v2/docs.yaml, docs_{page}.yaml):
- * the landing page and the Redoc pages that `npm run generate` writes to generated/docs/,
- * served as written. Each Redoc page carries Redoc and its document inline, so the policy
+ * The API reference the service serves at /docs (openapi/paths/v2/docs.yaml, docs_{page}.yaml,
+ * docs_workflows_{workflow}.yaml): the landing page, the Redoc pages, the guides and the
+ * workflows' pages that `npm run generate` writes to generated/docs/, served as written but for
+ * their links to each other. Each Redoc page carries Redoc and its document inline, so the policy
  * admits exactly its own scripts by hash: computed from the file served, and again only when
  * the file changes (a regeneration while the server runs is served at once).
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { consoleCsp } from '../console/assets.ts';
 import { contractPath } from '../../shared/contract.ts';
 import type { Surface } from '../../shared/contract.ts';
@@ -55,8 +56,24 @@ async function readPage(name: string, shape: (html: string) => string = (html) =
   return page;
 }
 
-/** A surface's Redoc page. */
-export const docsPage = (surface: Surface) => readPage(surface);
+/**
+ * A page's links to the files beside it, relative to its own folder (`./v2.html#/orders/getorder`
+ * from the landing page, `../v2.html#/…` from a workflow's, for offline reading), made the
+ * served pages' (`/docs/v2#/orders/getorder`).
+ */
+const servedLinks =
+  (folder = '.') =>
+  (html: string) =>
+    html.replace(/href="(\.{1,2}\/[A-Za-z0-9/_-]*)\.html(#[^"]*)?"/g, (_, file: string, hash = '') => {
+      const page = posix.join(folder, file);
+      return `href="${page === 'index' ? '/docs' : `/docs/${page}`}${hash}"`;
+    });
 
-/** The landing page, its links to the files beside it (`./v2.html`, for offline reading) made the served pages' (`/docs/v2`). */
-export const docsIndex = () => readPage('index', (html) => html.replace(/href="\.\/([a-z0-9]+)\.html"/g, 'href="/docs/$1"'));
+/** A surface's Redoc page, or a guide (the quickstart, scripts/docs-quickstart.ts; the webhook recipes, scripts/docs-webhooks.ts) with its links served. */
+export const docsPage = (page: Surface | 'quickstart' | 'webhooks') => (page === 'quickstart' || page === 'webhooks' ? readPage(page, servedLinks()) : readPage(page));
+
+/** A workflow's page (scripts/docs-workflows.ts), its links served. */
+export const docsWorkflow = (workflow: string) => readPage(`workflows/${workflow}`, servedLinks('workflows'));
+
+/** The landing page, its links served. */
+export const docsIndex = () => readPage('index', servedLinks());

@@ -1,10 +1,10 @@
 /**
- * The API reference (tag Documentation in v2.yaml): the landing page and a page per surface,
- * public, in the sandbox and in production alike, under the console's security headers with
- * the policy Redoc needs (features/docs/pages.ts).
+ * The API reference (tag Documentation in v2.yaml): the landing page, a page per surface,
+ * the guides and a page per workflow, public, in the sandbox and in production alike, under
+ * the console's security headers with the policy Redoc needs (features/docs/pages.ts).
  */
 import { pageHeaders } from '../../http/pages.ts';
-import { docsIndex, docsPage, type DocsPage } from '../../features/docs/pages.ts';
+import { docsIndex, docsPage, docsWorkflow, type DocsPage } from '../../features/docs/pages.ts';
 import { Problem } from '../../shared/problems.ts';
 import type { Handler } from '../types.ts';
 
@@ -16,3 +16,5 @@ function reply(page: DocsPage | undefined) {
 export const getDocumentation: Handler<'getDocumentation'> = async () => reply(await docsIndex());
 
 export const getDocumentationPage: Handler<'getDocumentationPage'> = async ({ params }) => reply(await docsPage(params.page));
+
+export const getDocumentationWorkflow: Handler<'getDocumentationWorkflow'> = async ({ params }) => reply(await docsWorkflow(params.workflow));
