@@ -9,10 +9,14 @@
  * type-checks the TypeScript ones, and test/samples/codeSamples.test.ts runs every sample of
  * every language against a sandbox.
  *
+ * Each webhook gets the webhook verification recipes instead (docs-webhooks.ts), in
+ * TypeScript, Python, Go and Java.
+ *
  * Also writes the list of public operations the client reads (`publicOperationsModule`). The
  * quickstart page (scripts/docs-quickstart.ts) shows its steps with these same samplers.
  */
 import { samplers, sampleLanguages, spliced, type Json, type SampleRequest } from './code-samples-languages.ts';
+import { verificationSamples } from './docs-webhooks.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const packageName = '@ramp/client';
@@ -184,6 +188,11 @@ export function addCodeSamples(document: Json): Json {
       const operation = item[method];
       if (operation) operation['x-codeSamples'] = codeSamplesOf(document, path, method, operation, item);
     }
+  }
+  // A webhook is a request the service sends: what a receiver writes is the check of its signature.
+  const recipes = verificationSamples();
+  for (const item of Object.values<Json>(document.webhooks ?? {})) {
+    for (const method of methods) if (item[method]) item[method]['x-codeSamples'] = recipes;
   }
   return document;
 }

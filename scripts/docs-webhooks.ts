@@ -19,6 +19,15 @@ const recipes = [
   { language: 'Java', files: ['samples/webhooks/java/src/main/java/com/example/ramp/WebhookVerifier.java', 'samples/webhooks/java/pom.xml'], receiver: 'samples/webhooks/java/src/main/java/com/example/ramp/Receiver.java' },
 ];
 
+/**
+ * What each webhook of the reference shows as its `x-codeSamples` (code-samples.ts): the
+ * verify function of each language's recipe, as the repository has it, so a partner reading a
+ * webhook sees how to check its signature in their language.
+ */
+export function verificationSamples(base = root): { lang: string; label: string; source: string }[] {
+  return recipes.map(({ language, files }) => ({ lang: language, label: `${language}: verify the signature (${files[0]})`, source: readFileSync(join(base, files[0]!), 'utf8') }));
+}
+
 /** docs/webhooks.md cut at its `## ` headings: the text before the first, then each section by its title. */
 function sections(markdown: string) {
   const [lead = '', ...rest] = markdown.split(/^## /m);

@@ -19,6 +19,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually } from '../support/wait.ts';
 import { deliveriesOf, exampleOf, extraVectors, referenceJcs, subscribe, vectors } from '../support/webhooks.ts';
 import { freePort, logs, recipes, run, startReceiver, type RunningReceiver } from './recipes.ts';
+import { loadBundle, operationsOf, root } from '../support/documents.ts';
 
 const signatures = JSON.parse(readFileSync(join(vectors, 'hmac-signature-vectors.json'), 'utf8')) as { secret_b64url: string; vectors: { canonical_utf8: string }[] };
 const zeros = `sha256=${'0'.repeat(64)}`;
@@ -121,6 +122,21 @@ describe.each(recipes)('the $language recipe', (recipe) => {
       expect(receiver.lines.filter((l) => l.startsWith('verified'))).toHaveLength(2);
     } finally {
       await receiver?.stop();
+    }
+  });
+});
+
+describe('the reference pages', () => {
+  it('show each webhook with the verify function of every recipe, as the repository has it', () => {
+    const files = { TypeScript: 'client/webhooks.ts', Python: 'samples/webhooks/python/verify_webhook.py', Go: 'samples/webhooks/go/webhook.go', Java: 'samples/webhooks/java/src/main/java/com/example/ramp/WebhookVerifier.java' };
+    for (const surface of ['v1', 'v2', 'ramp'] as const) {
+      const webhooks = operationsOf(loadBundle(surface)).filter(({ webhook }) => webhook);
+      expect(webhooks.length, surface).toBeGreaterThan(0);
+      for (const { webhook, operation } of webhooks) {
+        const samples = operation['x-codeSamples'] as { lang: keyof typeof files; source: string }[];
+        expect(samples.map((s) => s.lang), `${surface} ${webhook}`).toEqual(Object.keys(files));
+        for (const { lang, source } of samples) expect(source, `${webhook} ${lang}`).toBe(readFileSync(join(root, files[lang]), 'utf8'));
+      }
     }
   });
 });
