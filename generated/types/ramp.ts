@@ -5396,15 +5396,13 @@ export interface components {
         OrderStatus: "created" | "funded" | "claimable" | "completed" | "failed" | "canceled" | "refunded";
         /**
          * SpeiFundingDestination
-         * @description Send the source MXN by SPEI to this CLABE, with `reference` as the payment reference
+         * @description A `FundingDestination` whose `type` is `spei`, with the fields it always has.
+         *     Send the source MXN by SPEI to this CLABE, with `reference` as the payment reference
          *     (referencia numérica), for the exact `fundingInstructions.amount`. A different amount
          *     is refunded.
          */
         SpeiFundingDestination: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "spei";
             /** @description The 18-digit CLABE to pay to. */
             clabe: string;
@@ -5416,14 +5414,12 @@ export interface components {
         };
         /**
          * BlockchainFundingDestination
-         * @description Send the source tokens to this address on this chain, for the exact
+         * @description A `FundingDestination` whose `type` is `blockchain`, with the fields it always has. Send the
+         *     source tokens to this address on this chain, for the exact
          *     `fundingInstructions.amount`.
          */
         BlockchainFundingDestination: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "blockchain";
             blockchain: components["schemas"]["Blockchain"];
             /** @description The deposit address. */
@@ -5433,11 +5429,42 @@ export interface components {
         };
         /**
          * FundingDestination
-         * @description Where to send the source funds, selected by `type`: `spei` for fiat sources (onramps),
-         *     `blockchain` for token sources (offramps and swaps). Treat an unknown `type` as
-         *     "funding instructions not usable by this client".
+         * @description Where to send the source funds. Which fields are present depends on `type`:
+         *
+         *     - `spei` for fiat sources (onramps): pay `clabe` by SPEI with `reference` as the payment
+         *       reference; `clabe`, `bankName`, `beneficiaryName` and `reference` are always present
+         *       (`SpeiFundingDestination`).
+         *     - `blockchain` for token sources (offramps and swaps): send the tokens to `address` on
+         *       `blockchain`, with `memo` when present; `blockchain` and `address` are always present
+         *       (`BlockchainFundingDestination`).
+         *
+         *     The other type's fields are never present. Treat an unknown `type` as "funding
+         *     instructions not usable by this client".
          */
-        FundingDestination: components["schemas"]["SpeiFundingDestination"] | components["schemas"]["BlockchainFundingDestination"];
+        FundingDestination: {
+            /** @enum {string} */
+            type: "spei" | "blockchain";
+            /** @description The 18-digit CLABE to pay to. Present when `type` is `spei`. */
+            clabe?: string;
+            /** @description The bank that holds the CLABE. Present when `type` is `spei`. */
+            bankName?: string;
+            /** @description The account holder name the sending bank shows. Present when `type` is `spei`. */
+            beneficiaryName?: string;
+            /**
+             * @description The numeric reference (up to 7 digits) to put on the transfer. Present when `type` is
+             *     `spei`.
+             */
+            reference?: string;
+            /** @description The chain to send the tokens on. Present when `type` is `blockchain`. */
+            blockchain?: components["schemas"]["Blockchain"];
+            /** @description The deposit address. Present when `type` is `blockchain`. */
+            address?: string;
+            /**
+             * @description A memo the transfer must carry, on chains that need one; omitted otherwise. Only when
+             *     `type` is `blockchain`.
+             */
+            memo?: string;
+        };
         /**
          * FundingInstructions
          * @description How to fund an order. Present once the instructions exist; they may be replaced later

@@ -47,7 +47,9 @@ const depositAddress = (chain: Blockchain) => (chain === 'solana' ? base58(rando
 
 /** Where the source funds of an order go: a SPEI CLABE of its own for fiat, an address for tokens. */
 export function fundingInstructions(row: Pick<OrderRow, 'type' | 'source_amount' | 'source_asset' | 'blockchain'>, deadline: Date): FundingInstructions {
-  const destination: FundingInstructions['destination'] =
+  // Typed by the schema of its `type`: the contract's FundingDestination is one object with
+  // both types' fields optional, so only the per-type schemas make tsc require each one's.
+  const destination: Schemas['SpeiFundingDestination'] | Schemas['BlockchainFundingDestination'] =
     row.type === 'onramp'
       ? {
           type: 'spei',

@@ -19,7 +19,7 @@ type Simulation = RequestBody<'simulateOrder'>;
 /** The deposit CLABE of an onramp's funding instructions (`SpeiFundingDestination`). */
 function depositClabe(order: Order): string {
   const destination = order.fundingInstructions?.destination;
-  if (destination?.type !== 'spei') throw new Error(`order ${order.id} has no SPEI funding instructions`);
+  if (destination?.type !== 'spei' || destination.clabe === undefined) throw new Error(`order ${order.id} has no SPEI funding instructions`);
   return destination.clabe;
 }
 

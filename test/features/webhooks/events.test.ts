@@ -96,7 +96,7 @@ const approvedPerson = () => createCustomer(server, { type: 'personal', displayN
 /** The SPEI CLABE an order's funding instructions send the deposit to. */
 function depositClabe(order: Schema<'Order'>): string {
   const destination = order.fundingInstructions?.destination;
-  if (destination?.type !== 'spei') throw new Error(`order ${order.id} has no SPEI funding destination: ${JSON.stringify(order.fundingInstructions)}`);
+  if (destination?.type !== 'spei' || destination.clabe === undefined) throw new Error(`order ${order.id} has no SPEI funding destination: ${JSON.stringify(order.fundingInstructions)}`);
   return destination.clabe;
 }
 
