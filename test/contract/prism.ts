@@ -44,12 +44,24 @@ export interface RunningPrism extends Running {
   output(): string;
 }
 
+/**
+ * A free port below the ephemeral range (Linux hands out 32768 and up, macOS 49152 and up).
+ * Prism is given its port before it listens, and every test server listens on port 0 meanwhile:
+ * one of them given this very port would answer in Prism's place, while Prism exits on
+ * EADDRINUSE. A port outside that range is never handed out by a listen on port 0.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 function canConnect(port: number): Promise<boolean> {
