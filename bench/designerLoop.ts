@@ -13,7 +13,8 @@
 import { cpSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DesignerLoopResult } from './designerLoopReport.ts';
-import { freePort, median, root, sleep, startChild, waitUntilAnswering } from './lib.ts';
+import { median, root, sleep, startChild, waitUntilAnswering } from './lib.ts';
+import { freePort } from '../test/support/ports.ts';
 import { log, type Session } from './session.ts';
 
 /** The file changed: one operation of v2, the largest surface. */

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { profileClockUs } from './profile.ts';
@@ -13,17 +12,6 @@ import { profileClockUs } from './profile.ts';
 export const root = resolve(import.meta.dirname, '..');
 export const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 export interface Child {
   name: string;

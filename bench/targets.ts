@@ -8,7 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bin, freePort, root, startChild, waitUntilAnswering, type Child } from './lib.ts';
+import { bin, root, startChild, waitUntilAnswering, type Child } from './lib.ts';
+import { freePort } from '../test/support/ports.ts';
 import type { Fixture } from './peers/fixtures.ts';
 
 export type TargetId = 'validated' | 'unvalidated' | 'prism' | 'express' | 'http' | 'costed';

@@ -33,11 +33,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { bin, generators, here, root, stepNames, type Context, type Generator, type StepName } from './matrix.ts';
 import { captureDelivery, checkDecoded, type Delivery } from './delivery.ts';
 import { junit, label, rowText, summaryLine, writeReadmeTable, type Row } from './report.ts';
+import { freePort } from '../../test/support/ports.ts';
 
 const results = join(root, 'test-results', 'clients');
 
@@ -70,14 +70,6 @@ function runner(log: (text: string) => void, stdout: (text: string) => void = ()
         else fail(new Error(`${command.split('/').pop()} ${signal ? `killed by ${signal}` : `exited ${code}`}`));
       });
     });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 async function startSandbox(dataDir: string, key: string, log: (text: string) => void): Promise<{ url: string; process: ChildProcess }> {

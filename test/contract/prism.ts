@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { root } from '../support/documents.ts';
 import { waitBudget } from '../support/wait.ts';
+import { freePort } from '../support/ports.ts';
 
 export const rampDocument = join(root, 'generated', 'openapi', 'ramp.yaml');
 const prismCli = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -42,26 +43,6 @@ export interface Running {
 export interface RunningPrism extends Running {
   /** The last lines Prism printed, for a failure message. */
   output(): string;
-}
-
-/**
- * A free port below the ephemeral range (Linux hands out 32768 and up, macOS 49152 and up).
- * Prism is given its port before it listens, and every test server listens on port 0 meanwhile:
- * one of them given this very port would answer in Prism's place, while Prism exits on
- * EADDRINUSE. A port outside that range is never handed out by a listen on port 0.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const server = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (!bound) continue;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
 }
 
 function canConnect(port: number): Promise<boolean> {

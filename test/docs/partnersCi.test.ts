@@ -12,13 +12,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../support/documents.ts';
 import { waitBudget } from '../support/wait.ts';
+import { freePort } from '../support/ports.ts';
 
 const page = readFileSync(join(root, 'docs', 'partners-ci.md'), 'utf8');
 const marker = '<!-- executed: test/docs/partnersCi.test.ts -->';
@@ -31,14 +31,6 @@ function executedExample(): string {
   const match = /^\s*```sh\n([\s\S]*?)\n```/.exec(page.slice(at + marker.length));
   if (!match) throw new Error(`no \`\`\`sh block follows ${marker} in docs/partners-ci.md`);
   return `${match[1]}\n`;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Node with tsx's loader, so the sources run as they are. */

@@ -17,7 +17,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -31,6 +30,7 @@ import { newSeedKey, roundRobin, startServerProcess, type ServerProcess } from '
 import { freshPostgresDatabase } from '../support/storage.ts';
 import { eventually, testBudget, waitBudget } from '../support/wait.ts';
 import { eventIdOf, startReceiver, type Receiver } from '../support/webhooks.ts';
+import { freePort } from '../support/ports.ts';
 
 const installed = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').length > 0;
 const postgres = (...args: string[]) =>
@@ -38,14 +38,6 @@ const postgres = (...args: string[]) =>
     execFile('bash', [join(root, 'scripts', 'postgres.sh'), ...args], (error, stdout, stderr) => (error ? reject(new Error(`postgres.sh ${args[0]}: ${stderr}`)) : resolve(stdout.trim()))),
   );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** How long PostgreSQL stays down in the restart. */
 const outageMs = 3000;

@@ -18,7 +18,8 @@ import { createCustomer } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually } from '../support/wait.ts';
 import { deliveriesOf, exampleOf, extraVectors, referenceJcs, subscribe, vectors } from '../support/webhooks.ts';
-import { freePort, logs, recipes, run, startReceiver, type RunningReceiver } from './recipes.ts';
+import { logs, recipes, run, startReceiver, type RunningReceiver } from './recipes.ts';
+import { freePort } from '../support/ports.ts';
 import { loadBundle, operationsOf, root } from '../support/documents.ts';
 
 const signatures = JSON.parse(readFileSync(join(vectors, 'hmac-signature-vectors.json'), 'utf8')) as { secret_b64url: string; vectors: { canonical_utf8: string }[] };
