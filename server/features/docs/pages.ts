@@ -11,7 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { consoleCsp } from '../console/assets.ts';
 import { contractPath } from '../../shared/contract.ts';
-import type { Surface } from '../../shared/contract.ts';
+import type { operations } from '../../../generated/types/ramp.ts';
 
 /** generated/docs, found from the contract's path, which the bundled server resolves too. */
 export const docsDir = join(dirname(contractPath), '..', 'docs');
@@ -69,8 +69,8 @@ const servedLinks =
       return `href="${page === 'index' ? '/docs' : `/docs/${page}`}${hash}"`;
     });
 
-/** A surface's Redoc page, or a guide (the quickstart, scripts/docs-quickstart.ts; the webhook recipes, scripts/docs-webhooks.ts) with its links served. */
-export const docsPage = (page: Surface | 'quickstart' | 'webhooks') => (page === 'quickstart' || page === 'webhooks' ? readPage(page, servedLinks()) : readPage(page));
+/** A page the contract names (getDocumentationPage's `page`): a surface's Redoc page or a guide, its links served. */
+export const docsPage = (page: operations['getDocumentationPage']['parameters']['path']['page']) => readPage(page, servedLinks());
 
 /** A workflow's page (scripts/docs-workflows.ts), its links served. */
 export const docsWorkflow = (workflow: string) => readPage(`workflows/${workflow}`, servedLinks('workflows'));
