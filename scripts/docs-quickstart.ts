@@ -7,7 +7,7 @@
  * (`${CUSTOMER_ID}`), as every sample reads RAMP_API_KEY. test/samples/quickstart.test.ts
  * runs the page's snippets in order in each language against a fresh sandbox.
  */
-import { codeSampleLanguage, codeSamplesOf, requestOf, resolveRef } from './code-samples.ts';
+import { codeSampleLanguage, codeSamplesOf, methods, requestOf, resolveRef } from './code-samples.ts';
 import { sampleLanguages, type Json } from './code-samples-languages.ts';
 import { escapeHtml, htmlPage, redocAnchor } from './docs-html.ts';
 
@@ -134,8 +134,6 @@ export interface StepSample {
   label: string;
   source: string;
 }
-
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 function find(document: Json, operationId: string) {
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
