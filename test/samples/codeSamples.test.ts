@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sampleBaseUrl } from '../../scripts/code-samples.ts';
 import { loadBundle, operationsOf, root } from '../support/documents.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { testBudget } from '../support/wait.ts';
 import { logs, runners, type Samples } from './codeSampleRunners.ts';
 import { buildWorld, expectations, expectedStatus, statusOf } from './codeSampleWorld.ts';
 
@@ -49,7 +50,7 @@ describe('the code samples of the docs', () => {
   });
 
   // Each language builds (first run: a venv, Go's standard library, javac) and runs every operation once.
-  it.each(runners)('in $lang run as written against a fresh sandbox', { timeout: 240_000 }, async (runner) => {
+  it.each(runners)('in $lang run as written against a fresh sandbox', { timeout: testBudget }, async (runner) => {
     const started = Date.now();
     server = await startTestServer();
     const world = await buildWorld(server, bundle);

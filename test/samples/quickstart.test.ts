@@ -18,7 +18,7 @@ import { sampleBaseUrl } from '../../scripts/code-samples.ts';
 import { operationLink, quickstartSteps, stepSamples } from '../../scripts/docs-quickstart.ts';
 import { loadBundle, root } from '../support/documents.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { eventually } from '../support/wait.ts';
+import { eventually, testBudget } from '../support/wait.ts';
 import { startReceiver, type Receiver } from '../support/webhooks.ts';
 import { logs, runners, type SampleRun, type Samples } from './codeSampleRunners.ts';
 import { statusOf } from './codeSampleWorld.ts';
@@ -83,7 +83,7 @@ describe('the quickstart page', () => {
   });
 
   // Each language builds once (a venv, Go's standard library, javac), then runs the steps one by one.
-  it.each(runners)('runs in $lang, step after step, against a fresh sandbox, to a signed webhook', { timeout: 240_000 }, async (runner) => {
+  it.each(runners)('runs in $lang, step after step, against a fresh sandbox, to a signed webhook', { timeout: testBudget }, async (runner) => {
     const started = Date.now();
     server = await startTestServer();
     receiver = await startReceiver();
