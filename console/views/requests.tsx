@@ -101,7 +101,7 @@ function RequestEntry({ entry }: { entry: Entry }) {
         </dl>
         <Body title="Request body" text={entry.requestBody} />
         <Body title="Response body" text={entry.responseBody} />
-        {entry.truncated && <p class="muted">A body was longer than 16 KiB: it is kept up to there.</p>}
+        {entry.truncated && <p class="muted">A body was longer than the log keeps (16 KiB, or 2 KiB of a successful read's answer): it is kept up to there.</p>}
       </details>
     </li>
   );

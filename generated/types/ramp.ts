@@ -2302,9 +2302,10 @@ export interface paths {
          *     not understand: a refused request's `responseBody` is its problem.
          *
          *     - **Kept per partner.** The newest 1,000 requests, none older than 7 days (real time);
-         *       older ones are deleted as new ones are recorded. Each body is kept up to 16 KiB
-         *       (`truncated` says when one was cut). An entry appears within a fraction of a second of
-         *       its answer.
+         *       older ones are deleted as new ones are recorded. What was sent, what a write answered
+         *       and every refusal are kept up to 16 KiB each; a successful read's answer, which you can
+         *       read again, up to 2 KiB (`truncated` says when one was cut). An entry appears within a
+         *       fraction of a second of its answer.
          *     - **Never a secret.** API keys, webhook signing secrets, access and refresh tokens,
          *       JWTs and the credentials of presigned URLs read `[redacted]`; request headers are not
          *       kept.
@@ -6590,7 +6591,8 @@ export interface components {
             /**
              * @description The ids of the objects the request touched: the UUIDs its path names, and the ids of
              *     its body and of the object it answered (`id`, `quoteId`, `paymentAccountId`, …; not
-             *     the items of a list). Filter the log on one with `objectId`.
+             *     the items of a list, nor the ids of an answer the log cuts). Filter the log on one with
+             *     `objectId`.
              */
             readonly objectIds: string[];
             /** @description The request's body as the sandbox read it, as JSON text with secrets redacted; `null` when it had none or it was not JSON. */
@@ -6600,7 +6602,7 @@ export interface components {
              *     (`application/problem+json` for v2, `{"error": …}` for v1). `null` when it had none.
              */
             readonly responseBody: string | null;
-            /** @description A body was longer than 16 KiB and is kept up to there. */
+            /** @description A body was longer than the log keeps (16 KiB, or 2 KiB of a successful read's answer) and is kept up to there. */
             readonly truncated: boolean;
         };
         /**

@@ -16,7 +16,7 @@ import { timeOf } from '../clock/repository.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { topOf } from '../organizations/repository.ts';
 import { requestLogRepository, type RequestLogRow } from './repository.ts';
-import { actedFor, isRecorded, keptBody, requestLogLimits, surfaceOfPath, timeOrderedId, touchedObjects } from './rules.ts';
+import { actedFor, isRecorded, keptAnswer, keptBody, requestLogLimits, surfaceOfPath, timeOrderedId, touchedObjects } from './rules.ts';
 
 /** A request whose answer was sent, as the HTTP side saw it. */
 export interface FinishedRequest {
@@ -34,7 +34,7 @@ export interface FinishedRequest {
   durationMs: number;
   /** Real time. */
   receivedAt: Date;
-  /** The answer's bytes as written, up to rules.ts `captureBytes` or a little more. */
+  /** The answer's bytes as written, up to rules.ts `captureBytes` or a chunk more. */
   answer: (string | Buffer)[];
 }
 
@@ -88,9 +88,11 @@ async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'
   const caller = request.caller ?? (await callerOf(services, request));
   if (!caller) return undefined;
   const requestText = request.body === undefined ? undefined : JSON.stringify(request.body);
-  const answerText = Buffer.concat(request.answer.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk))).toString('utf8');
   const sent = keptBody(requestText);
-  const answered = keptBody(answerText);
+  const answered = keptAnswer(
+    request.answer.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)),
+    request,
+  );
   const path = request.url.split('?')[0]!;
   return {
     id: timeOrderedId(request.receivedAt.getTime()),
@@ -105,7 +107,8 @@ async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'
     received_at: request.receivedAt.toISOString(),
     sandbox_time: (caller.sandboxClock ? timeOf(caller.sandboxClock, request.receivedAt) : request.receivedAt).toISOString(),
     key_prefix: (request.authorization ?? '').slice(0, displayedPrefixLength),
-    object_ids: touchedObjects(request.params, request.body, parsed(answerText)).join(' '),
+    // A cut answer is not parsed: a list's page, whose items are not what the request touched, or an object kept only in part.
+    object_ids: touchedObjects(request.params, request.body, answered.truncated ? undefined : parsed(answered.body)).join(' '),
     request_body: sent.body,
     response_body: answered.body,
     truncated: sent.truncated || answered.truncated ? 1 : 0,
@@ -121,7 +124,8 @@ async function callerOf(services: Pick<Services, 'storage' | 'config'>, request:
   }
 }
 
-function parsed(text: string): unknown {
+function parsed(text: string | null): unknown {
+  if (text === null) return undefined;
   try {
     return JSON.parse(text);
   } catch {

@@ -26,7 +26,7 @@ export function requestLogRepository(db: Db, engine: Engine = 'sqlite') {
     if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.objectId !== undefined) query = query.where('object_ids', 'like', `%${filter.objectId}%`);
-    // A read: GET, or a v1 list or search, which v1 sends as POST (verb-first operationIds: v1ListOrders, v1SearchCustomers).
+    // rules.ts `isRead`, in SQL: GET, or a v1 list or search, which v1 sends as POST.
     if (filter.reads === false) {
       query = query.where((eb) =>
         eb.or([eb('status', '>=', 400), eb.and([eb('method', '<>', 'GET'), eb.or([eb('operation_id', 'is', null), eb.and([eb('operation_id', 'not like', 'v1List%'), eb('operation_id', 'not like', 'v1Search%')])])])]),

@@ -7,11 +7,40 @@ import { randomBytes } from 'node:crypto';
 import { surfaceOf } from '../../shared/contract.ts';
 import { isUuid as isUuidText } from '../../shared/uuid.ts';
 
-/** The newest requests kept per partner, how long one is kept (real time), and how much of each body. */
-export const requestLogLimits = { perPartner: 1000, maxAgeMs: 7 * 24 * 3600_000, bodyBytes: 16 * 1024 };
+/**
+ * The newest requests kept per partner, how long one is kept (real time), and how much of each
+ * body: less of a successful read's answer, which can be read again, while what was sent, what
+ * a write answered and every refusal cannot.
+ */
+export const requestLogLimits = { perPartner: 1000, maxAgeMs: 7 * 24 * 3600_000, bodyBytes: 16 * 1024, readAnswerBytes: 2 * 1024 };
 
-/** How much of an answer is held for the log before it is redacted and cut: every secret of the part kept is whole in it. */
-export const captureBytes = 64 * 1024;
+/**
+ * How much of an answer is held beyond what is kept, so that it is redacted before it is cut:
+ * the longest secret the sandbox answers (a signed token, a presigned URL) is far shorter.
+ */
+const secretRoom = 4 * 1024;
+
+/** How much of an answer is held for the log as it is sent (http/requestLog.ts). */
+export const captureBytes = requestLogLimits.bodyBytes + secretRoom;
+
+/**
+ * A read: GET, or a v1 list or search, which v1 sends as POST (verb-first operationIds:
+ * v1ListOrders, v1SearchCustomers). The repository's `reads` filter is the same rule in SQL.
+ */
+export const isRead = (method: string, operationId: string | undefined) => method === 'GET' || (operationId !== undefined && /^v1(List|Search)/.test(operationId));
+
+/**
+ * An answer as kept: redacted, then cut, a successful read's to less. Of a long answer only what
+ * is kept and room for one secret beyond it are held: a secret that starts before the cut is
+ * whole in them, and one that the end of what is held falls in is left out with that room.
+ */
+export function keptAnswer(answer: Buffer[], request: { method: string; operationId: string | undefined; status: number }): { body: string | null; truncated: boolean } {
+  const limit = request.status < 400 && isRead(request.method, request.operationId) ? requestLogLimits.readAnswerBytes : requestLogLimits.bodyBytes;
+  const length = answer.reduce((total, chunk) => total + chunk.length, 0);
+  if (length <= limit + secretRoom) return keptBody(Buffer.concat(answer, length).toString('utf8'), limit);
+  const clean = Buffer.from(redact(Buffer.concat(answer, limit + secretRoom).toString('utf8')), 'utf8');
+  return { body: withoutCutCharacter(clean.subarray(0, Math.max(0, Math.min(limit, clean.length - secretRoom)))), truncated: true };
+}
 
 /**
  * The reads of what the sandbox records: pollers (the console among them) repeat them every
@@ -45,11 +74,13 @@ export function redact(text: string): string {
 export function keptBody(text: string | undefined, limit = requestLogLimits.bodyBytes): { body: string | null; truncated: boolean } {
   if (text === undefined || text === '') return { body: null, truncated: false };
   const clean = redact(text);
-  const bytes = Buffer.from(clean, 'utf8');
-  if (bytes.length <= limit) return { body: clean, truncated: false };
-  // A cut inside a multi-byte character decodes to U+FFFD; drop it.
-  return { body: bytes.subarray(0, limit).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
+  if (Buffer.byteLength(clean, 'utf8') <= limit) return { body: clean, truncated: false };
+  // No character is shorter than a byte, so the first `limit` characters hold the first `limit` bytes.
+  return { body: withoutCutCharacter(Buffer.from(clean.slice(0, limit), 'utf8').subarray(0, limit)), truncated: true };
 }
+
+/** Bytes cut from a longer text: a cut inside a multi-byte character decodes to U+FFFD, dropped. */
+const withoutCutCharacter = (bytes: Buffer) => bytes.toString('utf8').replace(/\uFFFD$/, '');
 
 const isUuid = (value: unknown): value is string => typeof value === 'string' && isUuidText(value);
 

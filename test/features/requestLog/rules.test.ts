@@ -1,0 +1,85 @@
+/**
+ * What the request log keeps of a body (features/requestLog/rules.ts), with no server: every
+ * secret redacted before a body is cut, wherever the cut falls; a successful read's answer
+ * kept to less than a write's or a refusal's; and `truncated` set whenever anything was left
+ * out, even where redaction made the rest short.
+ */
+import { describe, expect, it } from 'vitest';
+import { captureBytes, keptAnswer, keptBody, redact, requestLogLimits } from '../../../server/features/requestLog/rules.ts';
+
+const { bodyBytes, readAnswerBytes } = requestLogLimits;
+const webhookSecret = `whsec_${'s'.repeat(40)}`;
+const token = `eyJhbGciOiJFUzI1NiJ9.${'e'.repeat(300)}.${'x'.repeat(86)}`;
+const apiKey = `api_sand:${'k'.repeat(60)}`;
+const presigned = `https://files.sandbox.example/kyc/doc.pdf?expires=1&signature=${'f'.repeat(64)}`;
+
+/** A JSON answer of `length` bytes or more: items, then the given member. */
+const answer = (length: number, member: Record<string, string> = {}) =>
+  JSON.stringify({ items: Array.from({ length: Math.ceil(length / 40) }, (_, i) => ({ id: `item-${i}`, note: 'x'.repeat(20) })), ...member });
+
+const chunks = (text: string) => [Buffer.from(text, 'utf8')];
+
+describe('what the request log keeps of a body', () => {
+  it('redacts every kind of secret, and leaves bodies without one as they are', () => {
+    const body = JSON.stringify({ secret: webhookSecret, accessToken: token, key: apiKey, url: presigned, assertion: token, note: 'a=b' });
+    const clean = redact(body);
+    for (const secret of [webhookSecret, token, apiKey.slice(16), 'f'.repeat(64)]) expect(clean).not.toContain(secret);
+    expect(JSON.parse(clean)).toMatchObject({ secret: '[redacted]', accessToken: '[redacted]', key: `${apiKey.slice(0, 16)}[redacted]`, assertion: '[redacted]', note: 'a=b' });
+    expect(JSON.parse(clean).url).toContain('signature=[redacted]');
+    const plain = answer(3000);
+    expect(redact(plain)).toBe(plain);
+  });
+
+  it('keeps a write’s answer up to 16 KiB and a successful read’s up to 2 KiB, and says it cut them', () => {
+    const long = answer(40 * 1024);
+    const written = keptAnswer(chunks(long), { method: 'POST', operationId: 'createOrder', status: 201 });
+    expect(written).toMatchObject({ truncated: true });
+    expect(Buffer.byteLength(written.body!)).toBe(bodyBytes);
+    expect(long.startsWith(written.body!)).toBe(true);
+
+    const read = keptAnswer(chunks(long), { method: 'GET', operationId: 'listOrders', status: 200 });
+    expect(read).toMatchObject({ truncated: true });
+    expect(Buffer.byteLength(read.body!)).toBe(readAnswerBytes);
+    // v1 sends its lists and searches as POST: still reads.
+    expect(Buffer.byteLength(keptAnswer(chunks(long), { method: 'POST', operationId: 'v1ListOrders', status: 200 }).body!)).toBe(readAnswerBytes);
+    // A refused read is kept as a refusal is.
+    expect(Buffer.byteLength(keptAnswer(chunks(long), { method: 'GET', operationId: 'listOrders', status: 422 }).body!)).toBe(bodyBytes);
+
+    const short = answer(500);
+    expect(keptAnswer(chunks(short), { method: 'GET', operationId: 'listOrders', status: 200 })).toEqual({ body: short, truncated: false });
+  });
+
+  it('never keeps part of a secret the cut falls in, nor one beyond what it keeps', () => {
+    for (const limit of [bodyBytes, readAnswerBytes]) {
+      const method = limit === bodyBytes ? 'POST' : 'GET';
+      // The token starts 100 bytes before the limit, so a cut before redaction would keep its start.
+      const pad = 'p'.repeat(limit - 100 - '{"pad":"","accessToken":"'.length);
+      const text = `{"pad":"${pad}","accessToken":"${token}","more":"${'m'.repeat(limit)}"}`;
+      expect(text.indexOf(token)).toBe(limit - 100);
+      const kept = keptAnswer(chunks(text), { method, operationId: 'createSandboxOAuthToken', status: 200 });
+      expect(kept.truncated).toBe(true);
+      expect(kept.body!.includes(token.slice(0, 60))).toBe(false);
+      // What is kept is the start of the redacted answer (a little less of it where a secret was redacted near the cut).
+      expect(redact(text).startsWith(kept.body!)).toBe(true);
+      expect(Buffer.byteLength(kept.body!)).toBeGreaterThan(limit - 1024);
+    }
+  });
+
+  it('says an answer was cut even where redacting made what it held short', () => {
+    // Secrets make up most of what is held, so the redacted text is shorter than the limit.
+    const text = JSON.stringify({ tokens: Array.from({ length: 40 }, () => ({ refreshToken: `r${'t'.repeat(500)}` })), tail: 'z'.repeat(captureBytes) });
+    const kept = keptAnswer(chunks(text), { method: 'POST', operationId: 'createSandboxOAuthToken', status: 200 });
+    expect(Buffer.byteLength(kept.body!)).toBeLessThanOrEqual(bodyBytes);
+    expect(kept.truncated).toBe(true);
+    expect(kept.body!.includes('t'.repeat(100))).toBe(false);
+  });
+
+  it('cuts on a character boundary', () => {
+    const text = `"${'ñ'.repeat(bodyBytes)}"`;
+    const kept = keptBody(text);
+    expect(kept.truncated).toBe(true);
+    expect(kept.body!.includes('\uFFFD')).toBe(false);
+    expect(Buffer.byteLength(kept.body!)).toBeLessThanOrEqual(bodyBytes);
+    expect(Buffer.byteLength(kept.body!)).toBeGreaterThan(bodyBytes - 2);
+  });
+});
