@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../support/documents.ts';
+import { testBudget } from '../support/wait.ts';
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
@@ -19,7 +20,7 @@ describe('the @ramp/client package', () => {
   const project = join(work, 'partner');
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('builds on pack, installs from the tarball and works from plain Node and TypeScript', { timeout: 300_000 }, () => {
+  it('builds on pack, installs from the tarball and works from plain Node and TypeScript', { timeout: 2 * testBudget }, () => {
     // A pack before any build once made a tarball of package.json and README.md alone.
     rmSync(join(root, 'client', 'dist'), { recursive: true, force: true });
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], join(root, 'client'))) as { filename: string; files: { path: string }[] }[];

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBundle, operationsOf, root, surfaces } from '../support/documents.ts';
+import { testBudget } from '../support/wait.ts';
 
 describe('the code samples of the docs', () => {
-  it('are on every operation of every bundle and type-check against @ramp/client', { timeout: 180_000 }, () => {
+  it('are on every operation of every bundle and type-check against @ramp/client', { timeout: testBudget }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'ramp-samples-'));
     try {
       const files: string[] = [];

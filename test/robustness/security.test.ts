@@ -13,7 +13,7 @@ import { requestToken } from '../support/partner.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createBankAccount, createWallet } from '../support/v1Money.ts';
 import { eventually } from '../support/webhooks.ts';
-import { waitBudget } from '../support/wait.ts';
+import { testBudget, waitBudget } from '../support/wait.ts';
 import { createCustomer, keyedBusinessChild, order, otherPartner, readyAccount, solanaAddress } from '../support/fixtures.ts';
 
 const getOrganization = (api: Api, organizationId: string) => api.GET('/organization/{organizationId}', { params: { path: { organizationId } } });
@@ -176,7 +176,7 @@ describe('keys and secrets', () => {
     expectProblem(await deleteKey(server.api, own, id), 404, 'not-found');
   });
 
-  it('returns secrets only in the creation response and never writes them to the logs', { timeout: 180_000 }, async () => {
+  it('returns secrets only in the creation response and never writes them to the logs', { timeout: testBudget }, async () => {
     const fullKey = expectStatus(await createKey(server.api, server.partnerId), 201).key;
     const v2 = expectStatus(await server.api.POST('/webhook_subscription', { body: { url: 'http://127.0.0.1:9/secret-hook', eventType: 'kybUpdated' } }), 201);
     const v1 = expectStatus(await server.api.POST('/ramp/webhook', { body: { url: 'https://partner.example/secret-hook', eventType: 'kyb_updated' } }), 201);
