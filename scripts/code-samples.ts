@@ -15,11 +15,10 @@
  * Also writes the list of public operations the client reads (`publicOperationsModule`). The
  * quickstart page (scripts/docs-quickstart.ts) shows its steps with these same samplers.
  */
+import { operationMethods as methods } from '../server/shared/contract.ts';
 import { samplers, sampleLanguages, spliced, type Json, type SampleRequest } from './code-samples-languages.ts';
 import { verificationSamples } from './docs-webhooks.ts';
 
-/** The methods the contract's operations use, in the order samples list them. */
-export const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const packageName = '@ramp/client';
 export const codeSampleLanguage = { lang: 'TypeScript', label: 'TypeScript (@ramp/client)' } as const;
 /** Where every sample sends its request: the local sandbox `npm start` serves (docs/configuration.md, PORT). */

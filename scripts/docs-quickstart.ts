@@ -7,7 +7,8 @@
  * (`${CUSTOMER_ID}`), as every sample reads RAMP_API_KEY. test/samples/quickstart.test.ts
  * runs the page's snippets in order in each language against a fresh sandbox.
  */
-import { codeSampleLanguage, codeSamplesOf, methods, requestOf, resolveRef } from './code-samples.ts';
+import { operationMethods } from '../server/shared/contract.ts';
+import { codeSampleLanguage, codeSamplesOf, requestOf, resolveRef } from './code-samples.ts';
 import { sampleLanguages, type Json } from './code-samples-languages.ts';
 import { escapeHtml, htmlPage, redocAnchor } from './docs-html.ts';
 
@@ -137,7 +138,7 @@ export interface StepSample {
 
 function find(document: Json, operationId: string) {
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
-    for (const method of methods) if (item[method]?.operationId === operationId) return { path, method, item, operation: item[method] as Json };
+    for (const method of operationMethods) if (item[method]?.operationId === operationId) return { path, method, item, operation: item[method] as Json };
   }
   throw new Error(`the quickstart names ${operationId}, which ${document.info?.title ?? 'the document'} does not have`);
 }

@@ -19,9 +19,12 @@ export interface ProblemType {
   status: number;
 }
 
+/** The HTTP methods the contract's operations use: the fields of a path item that the server routes. */
+export const operationMethods = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
 export interface ContractOperation {
   operationId: string;
-  method: 'get' | 'put' | 'post' | 'delete' | 'patch';
+  method: (typeof operationMethods)[number];
   path: string;
   /** Takes no API key: `security: []`, or a scheme of its own (the app pages' `AppSession` cookie). */
   isPublic: boolean;
@@ -36,8 +39,6 @@ export interface Contract {
   problems: Map<ProblemSlug, ProblemType>;
   operations: ContractOperation[];
 }
-
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export function loadContract(path = contractPath): Contract {
   const document = JSON.parse(readFileSync(path, 'utf8')) as Json;
@@ -56,7 +57,7 @@ export function loadContract(path = contractPath): Contract {
   }
   const operations: ContractOperation[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
-    for (const method of methods) {
+    for (const method of operationMethods) {
       const operation = item[method];
       if (!operation) continue;
       const security = operation.security ?? document.security ?? [];

@@ -7,12 +7,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import fc from 'fast-check';
+import { operationMethods as methods } from '../../server/shared/contract.ts';
 import { deref, loadBundle, type Json } from '../support/documents.ts';
 
 const addFormats = formats as unknown as typeof formats.default;
 
 export const document = loadBundle('ramp');
-const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export interface Parameter {
   name: string;
