@@ -1,6 +1,7 @@
 /** The request log's table (190-request-log): writes in batches, bounded per partner, and the filtered reads of listSandboxRequests. */
 import type { Db, Engine } from '../../storage/database.ts';
 import type { RequestLogTable } from '../../storage/tables.ts';
+import { postedReads } from './rules.ts';
 
 export type RequestLogRow = RequestLogTable;
 
@@ -26,10 +27,13 @@ export function requestLogRepository(db: Db, engine: Engine = 'sqlite') {
     if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.objectId !== undefined) query = query.where('object_ids', 'like', `%${filter.objectId}%`);
-    // rules.ts `isRead`, in SQL: GET, or a v1 list or search, which v1 sends as POST.
+    // A refusal, or not a read (rules.ts `isRead`, in SQL).
     if (filter.reads === false) {
       query = query.where((eb) =>
-        eb.or([eb('status', '>=', 400), eb.and([eb('method', '<>', 'GET'), eb.or([eb('operation_id', 'is', null), eb.and([eb('operation_id', 'not like', 'v1List%'), eb('operation_id', 'not like', 'v1Search%')])])])]),
+        eb.or([
+          eb('status', '>=', 400),
+          eb.and([eb('method', '<>', 'GET'), eb.or([eb('operation_id', 'is', null), eb.and(postedReads.map((prefix) => eb('operation_id', 'not like', `${prefix}%`)))])]),
+        ]),
       );
     }
     return query;

@@ -23,11 +23,11 @@ const secretRoom = 4 * 1024;
 /** How much of an answer is held for the log as it is sent (http/requestLog.ts). */
 export const captureBytes = requestLogLimits.bodyBytes + secretRoom;
 
-/**
- * A read: GET, or a v1 list or search, which v1 sends as POST (verb-first operationIds:
- * v1ListOrders, v1SearchCustomers). The repository's `reads` filter is the same rule in SQL.
- */
-export const isRead = (method: string, operationId: string | undefined) => method === 'GET' || (operationId !== undefined && /^v1(List|Search)/.test(operationId));
+/** The reads v1 sends as POST, its lists and searches, by their verb-first operationIds (v1ListOrders, v1SearchCustomers). */
+export const postedReads = ['v1List', 'v1Search'];
+
+/** A read: GET, or a v1 list or search. The repository's `reads` filter is the same rule in SQL. */
+export const isRead = (method: string, operationId: string | undefined) => method === 'GET' || postedReads.some((prefix) => operationId?.startsWith(prefix));
 
 /**
  * An answer as kept: redacted, then cut, a successful read's to less. Of a long answer only what

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../client/index.ts';
 import { requestLogRepository, type RequestLogRow } from '../../../server/features/requestLog/repository.ts';
-import { timeOrderedId } from '../../../server/features/requestLog/rules.ts';
+import { requestLogLimits, timeOrderedId } from '../../../server/features/requestLog/rules.ts';
 import { sandboxPartnersRepository } from '../../../server/features/sandboxPartners/repository.ts';
 import { expectStatus, type Api } from '../../support/api.ts';
 import { expectProblem } from '../../support/errors.ts';
@@ -16,6 +16,7 @@ import { createCustomer, customerClabe, order, otherPartner, sandboxClock, solan
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { eventually, testBudget } from '../../support/wait.ts';
 
+const { readAnswerBytes } = requestLogLimits;
 type Entry = Schema<'SandboxRequest'>;
 type Query = { status?: string; operationId?: string; organizationId?: string; objectId?: string; reads?: boolean; pageSize?: number };
 
@@ -89,6 +90,32 @@ describe('the sandbox request log', () => {
     expect(ofOrder.items[0]!.objectIds).toEqual(expect.arrayContaining([customer, made.id, made.quoteId]));
     const ofQuote = await log(api, { objectId: made.quoteId });
     expect(ofQuote.items.map((e) => e.operationId)).toEqual(['createOrder', 'createQuote']);
+  });
+
+  it('keeps 2 KiB of a successful read’s answer and all of a write’s; reads=false leaves out v1’s lists too', { timeout: testBudget }, async () => {
+    const { key } = await otherPartner(server);
+    const api = server.as(key);
+    const customer = await createCustomer(server, { key, approved: true });
+    const made: Schema<'Order'>[] = [];
+    for (let i = 0; i < 5; i++) made.push(await order(server, customer, { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '200.00', rail: 'spei', walletAddress: solanaAddress() }, api));
+    const list = await server.sendRaw('GET', '/orders?pageSize=30', { key });
+    expect(list.status).toBe(200);
+    const answer = Buffer.from(list.text_, 'utf8');
+    expect(answer.length).toBeGreaterThan(readAnswerBytes);
+    expectStatus(await api.POST('/ramp/orders', { body: {} }), 200);
+
+    const page = await logWhen(api, {}, (items) => items.some((e) => e.operationId === 'v1ListOrders'));
+    const read = page.items.find((e) => e.operationId === 'listOrders')!;
+    expect(read).toMatchObject({ status: 200, truncated: true, responseBody: answer.subarray(0, readAnswerBytes).toString('utf8') });
+    // A cut page names none of its items' ids.
+    expect(read.objectIds).toEqual([]);
+    const written = page.items.find((e) => e.operationId === 'createOrder' && e.objectIds.includes(made[4]!.id))!;
+    expect(written).toMatchObject({ truncated: false });
+    expect(JSON.parse(written.responseBody!)).toEqual(made[4]);
+    // What changed something remains; GET /orders and v1's POST /ramp/orders are reads.
+    const changes = await log(api, { reads: false, pageSize: 100 });
+    expect(changes.items.map((e) => e.operationId).filter((id) => id === 'listOrders' || id === 'v1ListOrders')).toEqual([]);
+    expect(changes.items.filter((e) => e.operationId === 'createOrder')).toHaveLength(5);
   });
 
   it('never stores a secret: webhook secrets, API keys, presigned URLs', { timeout: testBudget }, async () => {
