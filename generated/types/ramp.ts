@@ -11966,7 +11966,7 @@ export interface operations {
                 objectId?: string;
                 /**
                  * @description `false` leaves out the successful reads (answered below 400: GET requests, and the v1
-                 *     lists and searches, which v1 sends as POST: `v1List…`, `v1Search…`): what changed
+                 *     lists and searches, which v1 sends as POST and this contract marks `x-safe`): what changed
                  *     something or was refused remains. An object's page polls its reads, which would bury
                  *     the few requests that changed it.
                  */

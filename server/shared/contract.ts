@@ -30,6 +30,8 @@ export interface ContractOperation {
   isPublic: boolean;
   /** A sandbox simulator (tag `Sandbox`): 403 `forbidden` in production. */
   sandbox: boolean;
+  /** Changes nothing (RFC 9110's safe): a GET, or a POST marked `x-safe: true` (v1's lists and searches). */
+  safe: boolean;
   /** The documented response statuses (`200`, `404`, …). */
   statuses: string[];
 }
@@ -63,7 +65,13 @@ export function loadContract(path = contractPath): Contract {
       const security = operation.security ?? document.security ?? [];
       const isPublic = security.length === 0 || !security.every((s: Json) => 'ApiKey' in s);
       operations.push({
-        operationId: operation.operationId, method, path, isPublic, sandbox: (operation.tags ?? []).includes('Sandbox'), statuses: Object.keys(operation.responses ?? {}),
+        operationId: operation.operationId,
+        method,
+        path,
+        isPublic,
+        sandbox: (operation.tags ?? []).includes('Sandbox'),
+        safe: method === 'get' || operation['x-safe'] === true,
+        statuses: Object.keys(operation.responses ?? {}),
       });
     }
   }

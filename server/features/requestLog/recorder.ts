@@ -16,7 +16,7 @@ import { timeOf } from '../clock/repository.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { topOf } from '../organizations/repository.ts';
 import { requestLogRepository, type RequestLogRow } from './repository.ts';
-import { actedFor, isRecorded, keptAnswer, keptBody, requestLogLimits, surfaceOfPath, timeOrderedId, touchedObjects } from './rules.ts';
+import { actedFor, isRead, isRecorded, keptAnswer, keptBody, requestLogLimits, surfaceOfPath, timeOrderedId, touchedObjects } from './rules.ts';
 
 /** A request whose answer was sent, as the HTTP side saw it. */
 export interface FinishedRequest {
@@ -47,7 +47,7 @@ export interface RequestRecorder {
   flush(): Promise<void>;
 }
 
-export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 'logger' | 'realClock'>): RequestRecorder {
+export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 'logger' | 'realClock' | 'contract'>): RequestRecorder {
   let waiting: FinishedRequest[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
@@ -84,14 +84,14 @@ export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 
 }
 
 /** The entry of a request, or undefined when no key of a partner made it. */
-async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'>, request: FinishedRequest): Promise<RequestLogRow | undefined> {
+async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock' | 'contract'>, request: FinishedRequest): Promise<RequestLogRow | undefined> {
   const caller = request.caller ?? (await callerOf(services, request));
   if (!caller) return undefined;
   const requestText = request.body === undefined ? undefined : JSON.stringify(request.body);
   const sent = keptBody(requestText);
   const answered = keptAnswer(
     request.answer.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)),
-    request,
+    { read: isRead(services.contract, request.method, request.operationId), status: request.status },
   );
   const path = request.url.split('?')[0]!;
   return {

@@ -1,7 +1,6 @@
 /** The request log's table (190-request-log): writes in batches, bounded per partner, and the filtered reads of listSandboxRequests. */
 import type { Db, Engine } from '../../storage/database.ts';
 import type { RequestLogTable } from '../../storage/tables.ts';
-import { postedReads } from './rules.ts';
 
 export type RequestLogRow = RequestLogTable;
 
@@ -11,8 +10,8 @@ export interface RequestLogFilter {
   operationId?: string | undefined;
   organizationId?: string | undefined;
   objectId?: string | undefined;
-  /** false: successful reads (GET, and the v1 lists and searches sent as POST) are left out. */
-  reads?: boolean | undefined;
+  /** Successful reads left out: GET, and the reads sent as POST named here (rules.ts `postedReads`). */
+  withoutReads?: { postedReads: readonly string[] } | undefined;
   /** Older entries are not shown, even before they are deleted. */
   since: string;
 }
@@ -28,11 +27,12 @@ export function requestLogRepository(db: Db, engine: Engine = 'sqlite') {
     if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
     if (filter.objectId !== undefined) query = query.where('object_ids', 'like', `%${filter.objectId}%`);
     // A refusal, or not a read (rules.ts `isRead`, in SQL).
-    if (filter.reads === false) {
+    if (filter.withoutReads) {
+      const { postedReads } = filter.withoutReads;
       query = query.where((eb) =>
         eb.or([
           eb('status', '>=', 400),
-          eb.and([eb('method', '<>', 'GET'), eb.or([eb('operation_id', 'is', null), eb.and(postedReads.map((prefix) => eb('operation_id', 'not like', `${prefix}%`)))])]),
+          eb.and([eb('method', '<>', 'GET'), ...(postedReads.length > 0 ? [eb.or([eb('operation_id', 'is', null), eb('operation_id', 'not in', postedReads)])] : [])]),
         ]),
       );
     }

@@ -4,7 +4,7 @@
  * ids the log is read by.
  */
 import { randomBytes } from 'node:crypto';
-import { surfaceOf } from '../../shared/contract.ts';
+import { surfaceOf, type Contract } from '../../shared/contract.ts';
 import { isUuid as isUuidText } from '../../shared/uuid.ts';
 
 /**
@@ -23,19 +23,25 @@ const secretRoom = 4 * 1024;
 /** How much of an answer is held for the log as it is sent (http/requestLog.ts). */
 export const captureBytes = requestLogLimits.bodyBytes + secretRoom;
 
-/** The reads v1 sends as POST, its lists and searches, by their verb-first operationIds (v1ListOrders, v1SearchCustomers). */
-export const postedReads = ['v1List', 'v1Search'];
+/** The reads sent as POST, v1's lists and searches: the contract marks them `x-safe` (openapi/README.md). */
+export function postedReads(contract: Contract): string[] {
+  let found = postedReadsOf.get(contract);
+  if (!found) postedReadsOf.set(contract, (found = contract.operations.filter((o) => o.safe && o.method !== 'get').map((o) => o.operationId)));
+  return found;
+}
+const postedReadsOf = new WeakMap<Contract, string[]>();
 
-/** A read: GET, or a v1 list or search. The repository's `reads` filter is the same rule in SQL. */
-export const isRead = (method: string, operationId: string | undefined) => method === 'GET' || postedReads.some((prefix) => operationId?.startsWith(prefix));
+/** A read: GET, or a read sent as POST. The repository's `reads` filter is the same rule in SQL. */
+export const isRead = (contract: Contract, method: string, operationId: string | undefined) =>
+  method === 'GET' || (operationId !== undefined && postedReads(contract).includes(operationId));
 
 /**
  * An answer as kept: redacted, then cut, a successful read's to less. Of a long answer only what
  * is kept and room for one secret beyond it are held: a secret that starts before the cut is
  * whole in them, and one that the end of what is held falls in is left out with that room.
  */
-export function keptAnswer(answer: Buffer[], request: { method: string; operationId: string | undefined; status: number }): { body: string | null; truncated: boolean } {
-  const limit = request.status < 400 && isRead(request.method, request.operationId) ? requestLogLimits.readAnswerBytes : requestLogLimits.bodyBytes;
+export function keptAnswer(answer: Buffer[], request: { read: boolean; status: number }): { body: string | null; truncated: boolean } {
+  const limit = request.status < 400 && request.read ? requestLogLimits.readAnswerBytes : requestLogLimits.bodyBytes;
   const length = answer.reduce((total, chunk) => total + chunk.length, 0);
   if (length <= limit + secretRoom) return keptBody(Buffer.concat(answer, length).toString('utf8'), limit);
   const clean = Buffer.from(redact(Buffer.concat(answer, limit + secretRoom).toString('utf8')), 'utf8');

@@ -5,7 +5,7 @@ import { pageMeta, type PageRequest } from '../../shared/pagination.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { topOf } from '../organizations/repository.ts';
 import { requestLogRepository, type RequestLogRow } from './repository.ts';
-import { requestLogLimits } from './rules.ts';
+import { postedReads, requestLogLimits } from './rules.ts';
 
 type Schemas = components['schemas'];
 
@@ -42,10 +42,17 @@ export function presentRequest(row: RequestLogRow): Schemas['SandboxRequest'] {
  * requests; customers hold no keys today). Entries past the age limit are not shown even
  * before a write deletes them.
  */
-export async function readRequests(services: Pick<Services, 'storage' | 'realClock'>, caller: Caller, query: RequestLogQuery, page: PageRequest): Promise<Schemas['SandboxRequestPage']> {
+export async function readRequests(services: Pick<Services, 'storage' | 'realClock' | 'contract'>, caller: Caller, query: RequestLogQuery, page: PageRequest): Promise<Schemas['SandboxRequestPage']> {
   const since = new Date(services.realClock.now().getTime() - requestLogLimits.maxAgeMs).toISOString();
   const ownOnly = caller.organization.parent_id !== null ? caller.organization.id : undefined;
-  const filter = { ...query, organizationId: ownOnly ?? query.organizationId?.toLowerCase(), objectId: query.objectId?.toLowerCase(), since };
+  const { reads, ...rest } = query;
+  const filter = {
+    ...rest,
+    organizationId: ownOnly ?? query.organizationId?.toLowerCase(),
+    objectId: query.objectId?.toLowerCase(),
+    withoutReads: reads === false ? { postedReads: postedReads(services.contract) } : undefined,
+    since,
+  };
   const { items, total } = await requestLogRepository(services.storage.db).page(topOf(caller.organization), filter, page);
   return { items: items.map(presentRequest), ...pageMeta(page, total) };
 }

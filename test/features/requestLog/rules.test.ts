@@ -5,7 +5,11 @@
  * out, even where redaction made the rest short.
  */
 import { describe, expect, it } from 'vitest';
-import { captureBytes, keptAnswer, keptBody, redact, requestLogLimits } from '../../../server/features/requestLog/rules.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { captureBytes, isRead, keptAnswer, keptBody, postedReads, redact, requestLogLimits } from '../../../server/features/requestLog/rules.ts';
+import { loadContract } from '../../../server/shared/contract.ts';
 
 const { bodyBytes, readAnswerBytes } = requestLogLimits;
 const webhookSecret = `whsec_${'s'.repeat(40)}`;
@@ -18,6 +22,31 @@ const answer = (length: number, member: Record<string, string> = {}) =>
   JSON.stringify({ items: Array.from({ length: Math.ceil(length / 40) }, (_, i) => ({ id: `item-${i}`, note: 'x'.repeat(20) })), ...member });
 
 const chunks = (text: string) => [Buffer.from(text, 'utf8')];
+
+describe('which requests are reads', () => {
+  it('takes the reads v1 sends as POST from the contract’s `x-safe`', () => {
+    const contract = loadContract();
+    expect(isRead(contract, 'GET', 'listOrders')).toBe(true);
+    expect(isRead(contract, 'POST', 'createOrder')).toBe(false);
+    for (const posted of ['v1ListOrders', 'v1ListCustomerSwaps', 'v1ListWebhooks', 'v1SearchCustomers']) expect(isRead(contract, 'POST', posted)).toBe(true);
+    for (const write of ['v1CreateOrder', 'v1CancelOrder', 'v1CreateWebhook', 'v1OnboardBankAccounts']) expect(isRead(contract, 'POST', write)).toBe(false);
+    // Each is a POST the contract marks, none a GET (a GET is a read by its method).
+    for (const operationId of postedReads(contract)) {
+      const operation = contract.operations.find((o) => o.operationId === operationId)!;
+      expect(operation.method).toBe('post');
+      expect(contract.document.paths[operation.path].post['x-safe']).toBe(true);
+    }
+  });
+
+  it('follows the mark, not the name', () => {
+    const post = (operationId: string, safe: boolean) => ({ post: { operationId, ...(safe ? { 'x-safe': true } : {}), responses: { 200: { description: 'ok' } } } });
+    const file = join(mkdtempSync(join(tmpdir(), 'contract-')), 'ramp.json');
+    writeFileSync(file, JSON.stringify({ openapi: '3.1.0', paths: { '/a': post('v1ListThings', false), '/b': post('exportThings', true) } }));
+    const contract = loadContract(file);
+    expect(postedReads(contract)).toEqual(['exportThings']);
+    expect(isRead(contract, 'POST', 'v1ListThings')).toBe(false);
+  });
+});
 
 describe('what the request log keeps of a body', () => {
   it('redacts every kind of secret, and leaves bodies without one as they are', () => {
@@ -32,31 +61,28 @@ describe('what the request log keeps of a body', () => {
 
   it('keeps a write’s answer up to 16 KiB and a successful read’s up to 2 KiB, and says it cut them', () => {
     const long = answer(40 * 1024);
-    const written = keptAnswer(chunks(long), { method: 'POST', operationId: 'createOrder', status: 201 });
+    const written = keptAnswer(chunks(long), { read: false, status: 201 });
     expect(written).toMatchObject({ truncated: true });
     expect(Buffer.byteLength(written.body!)).toBe(bodyBytes);
     expect(long.startsWith(written.body!)).toBe(true);
 
-    const read = keptAnswer(chunks(long), { method: 'GET', operationId: 'listOrders', status: 200 });
+    const read = keptAnswer(chunks(long), { read: true, status: 200 });
     expect(read).toMatchObject({ truncated: true });
     expect(Buffer.byteLength(read.body!)).toBe(readAnswerBytes);
-    // v1 sends its lists and searches as POST: still reads.
-    expect(Buffer.byteLength(keptAnswer(chunks(long), { method: 'POST', operationId: 'v1ListOrders', status: 200 }).body!)).toBe(readAnswerBytes);
     // A refused read is kept as a refusal is.
-    expect(Buffer.byteLength(keptAnswer(chunks(long), { method: 'GET', operationId: 'listOrders', status: 422 }).body!)).toBe(bodyBytes);
+    expect(Buffer.byteLength(keptAnswer(chunks(long), { read: true, status: 422 }).body!)).toBe(bodyBytes);
 
     const short = answer(500);
-    expect(keptAnswer(chunks(short), { method: 'GET', operationId: 'listOrders', status: 200 })).toEqual({ body: short, truncated: false });
+    expect(keptAnswer(chunks(short), { read: true, status: 200 })).toEqual({ body: short, truncated: false });
   });
 
   it('never keeps part of a secret the cut falls in, nor one beyond what it keeps', () => {
     for (const limit of [bodyBytes, readAnswerBytes]) {
-      const method = limit === bodyBytes ? 'POST' : 'GET';
       // The token starts 100 bytes before the limit, so a cut before redaction would keep its start.
       const pad = 'p'.repeat(limit - 100 - '{"pad":"","accessToken":"'.length);
       const text = `{"pad":"${pad}","accessToken":"${token}","more":"${'m'.repeat(limit)}"}`;
       expect(text.indexOf(token)).toBe(limit - 100);
-      const kept = keptAnswer(chunks(text), { method, operationId: 'createSandboxOAuthToken', status: 200 });
+      const kept = keptAnswer(chunks(text), { read: limit === readAnswerBytes, status: 200 });
       expect(kept.truncated).toBe(true);
       expect(kept.body!.includes(token.slice(0, 60))).toBe(false);
       // What is kept is the start of the redacted answer (a little less of it where a secret was redacted near the cut).
@@ -68,7 +94,7 @@ describe('what the request log keeps of a body', () => {
   it('says an answer was cut even where redacting made what it held short', () => {
     // Secrets make up most of what is held, so the redacted text is shorter than the limit.
     const text = JSON.stringify({ tokens: Array.from({ length: 40 }, () => ({ refreshToken: `r${'t'.repeat(500)}` })), tail: 'z'.repeat(captureBytes) });
-    const kept = keptAnswer(chunks(text), { method: 'POST', operationId: 'createSandboxOAuthToken', status: 200 });
+    const kept = keptAnswer(chunks(text), { read: false, status: 200 });
     expect(Buffer.byteLength(kept.body!)).toBeLessThanOrEqual(bodyBytes);
     expect(kept.truncated).toBe(true);
     expect(kept.body!.includes('t'.repeat(100))).toBe(false);
