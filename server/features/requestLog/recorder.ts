@@ -16,7 +16,7 @@ import { timeOf } from '../clock/repository.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { topOf } from '../organizations/repository.ts';
 import { requestLogRepository, type RequestLogRow } from './repository.ts';
-import { actedFor, isRead, isRecorded, keptAnswer, keptBody, requestLogLimits, surfaceOfPath, timeOrderedId, touchedObjects } from './rules.ts';
+import { actedFor, entryId, isRead, isRecorded, keptAnswer, keptBody, requestLogLimits, surfaceOfPath, touchedObjects } from './rules.ts';
 
 /** A request whose answer was sent, as the HTTP side saw it. */
 export interface FinishedRequest {
@@ -85,6 +85,8 @@ export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 
 
 /** The entry of a request, or undefined when no key of a partner made it. */
 async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock' | 'contract'>, request: FinishedRequest): Promise<RequestLogRow | undefined> {
+  // Made before any wait: a batch's entries are numbered in the order their answers were sent.
+  const id = entryId();
   const caller = request.caller ?? (await callerOf(services, request));
   if (!caller) return undefined;
   const requestText = request.body === undefined ? undefined : JSON.stringify(request.body);
@@ -95,7 +97,7 @@ async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'
   );
   const path = request.url.split('?')[0]!;
   return {
-    id: timeOrderedId(request.receivedAt.getTime()),
+    id,
     partner_id: topOf(caller.organization),
     organization_id: actedFor(request.params, request.body, caller.organization.id),
     operation_id: request.operationId ?? null,

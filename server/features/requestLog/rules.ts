@@ -3,7 +3,7 @@
  * recorded, what a secret looks like, which objects a request touched, and the time-ordered
  * ids the log is read by.
  */
-import { randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { surfaceOf, type Contract } from '../../shared/contract.ts';
 import { isUuid as isUuidText } from '../../shared/uuid.ts';
 
@@ -111,26 +111,9 @@ export function actedFor(params: Record<string, unknown>, body: unknown, keyOrga
 /** The generation of a request a key made: the lookups and sign-in take no key, so it is v1 or v2. */
 export const surfaceOfPath = (path: string): 'v1' | 'v2' => (surfaceOf(path) === 'v1' ? 'v1' : 'v2');
 
-let lastMs = 0;
-let sequence = 0;
-
 /**
- * A UUID version 7 (RFC 9562): the time in milliseconds, then a counter that keeps the ids
- * of one process in arrival order within a millisecond, then random bits. The log is read
- * newest first by this id, with no counter to share between processes.
+ * An entry's id: a UUID version 7 (RFC 9562), time-ordered, so the log is read newest first by
+ * its id with no counter to share between processes; within a process `uuid` keeps them in the
+ * order they are made, as the answers were sent.
  */
-export function timeOrderedId(now = Date.now()): string {
-  if (now <= lastMs) sequence += 1;
-  else {
-    lastMs = now;
-    sequence = 0;
-  }
-  const bytes = randomBytes(16);
-  const ms = BigInt(lastMs);
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
-  bytes[7] = sequence & 0xff;
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+export const entryId = (): string => uuidv7();

@@ -28,7 +28,7 @@ export interface SandboxClocksTable {
 
 /** One API request of a partner's keys (190-request-log, server/features/requestLog). */
 export interface RequestLogTable {
-  /** A UUID version 7: ordered as the requests arrived. */
+  /** A UUID version 7: ordered as the answers were sent (features/requestLog/rules.ts `entryId`). */
   id: string;
   partner_id: string;
   organization_id: string;

@@ -5,10 +5,11 @@
  * and a log that cannot be written never fails a request.
  */
 import { sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../client/index.ts';
 import { requestLogRepository, type RequestLogRow } from '../../../server/features/requestLog/repository.ts';
-import { requestLogLimits, timeOrderedId } from '../../../server/features/requestLog/rules.ts';
+import { entryId, requestLogLimits } from '../../../server/features/requestLog/rules.ts';
 import { sandboxPartnersRepository } from '../../../server/features/sandboxPartners/repository.ts';
 import { expectStatus, type Api } from '../../support/api.ts';
 import { expectProblem } from '../../support/errors.ts';
@@ -162,7 +163,7 @@ describe('the sandbox request log', () => {
     const { partnerId: partner } = await otherPartner(server);
     const start = Date.parse('2026-01-01T00:00:00.000Z');
     const row = (at: number): RequestLogRow => ({
-      id: timeOrderedId(at), partner_id: partner, organization_id: partner, operation_id: 'listOrders', method: 'GET', path: '/orders', surface: 'v2',
+      id: uuidv7({ msecs: at }), partner_id: partner, organization_id: partner, operation_id: 'listOrders', method: 'GET', path: '/orders', surface: 'v2',
       status: 200, duration_ms: 1, received_at: new Date(at).toISOString(), sandbox_time: new Date(at).toISOString(), key_prefix: 'api_sand:0000000',
       object_ids: '', request_body: null, response_body: null, truncated: 0,
     });
@@ -186,7 +187,7 @@ describe('a partner deleted while its requests are being logged', () => {
       const { storage } = server.services;
       const partner = expectStatus(await server.api.POST('/sandbox/partners', { body: { displayName: 'Deleted while logged' } }), 201).id;
       const row: RequestLogRow = {
-        id: timeOrderedId(Date.now()), partner_id: partner, organization_id: partner, operation_id: 'deleteSandboxPartner', method: 'DELETE', path: `/sandbox/partners/${partner}`,
+        id: entryId(), partner_id: partner, organization_id: partner, operation_id: 'deleteSandboxPartner', method: 'DELETE', path: `/sandbox/partners/${partner}`,
         surface: 'v2', status: 204, duration_ms: 1, received_at: new Date().toISOString(), sandbox_time: new Date().toISOString(), key_prefix: 'api_sand:0000000',
         object_ids: partner, request_body: null, response_body: null, truncated: 0,
       };
