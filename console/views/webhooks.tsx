@@ -221,12 +221,9 @@ export function Resend({ eventId, eventType, done }: { eventId: string; eventTyp
   const { ramp } = useSession();
   const [said, setSaid] = useState<string | undefined>(undefined);
   const run = async () => {
-    // The answer lists one delivery per subscription: a new one, or the one of this event still
-    // pending, which the re-send does not double. The deliveries there before tell them apart.
-    const before = new Set((await deliveriesOfEvent(ramp, await subscriptionsTo(ramp, { surface: 'v2', eventType }), eventId)).map((d) => d.id));
+    // One delivery per subscription: a new one, or the one of this event still pending, which the re-send does not double.
     const answer = await ask(ramp.POST('/sandbox/webhook_event/{eventId}/resend', { params: { path: { eventId } } }));
-    const made = answer.deliveries.filter((d) => !before.has(d.id)).length;
-    return resendSaid(eventType, made, answer.deliveries.length - made);
+    return resendSaid(eventType, answer.newDeliveryIds.length, answer.deliveries.length - answer.newDeliveryIds.length);
   };
   return (
     <>

@@ -2208,8 +2208,9 @@ export interface paths {
          *
          *     A subscription that still has a pending delivery of this event (not yet delivered nor
          *     abandoned, its next attempt waiting or under way) gets no second one: the answer lists
-         *     that delivery as it stands, with its attempts so far. So re-sending never piles up
-         *     deliveries, however often or however many at once; re-send again once it has settled.
+         *     that delivery as it stands, with its attempts so far, and `newDeliveryIds` names only the
+         *     deliveries this re-send made. So re-sending never piles up deliveries, however often or
+         *     however many at once; re-send again once it has settled.
          *
          *     An event of another organization, or a v1 event, is 404 `not-found`. Sandbox only: in
          *     production it answers 403 `forbidden`.
@@ -6351,6 +6352,11 @@ export interface components {
             eventId: string;
             eventType: components["schemas"]["WebhookEventType"];
             deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description The deliveries this re-send made, one per subscription that had none of the event
+             *     pending. Every other delivery listed was still pending and was not doubled.
+             */
+            newDeliveryIds: string[];
         };
         /**
          * SandboxWebhookAttempt

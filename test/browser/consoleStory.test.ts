@@ -206,7 +206,8 @@ describe.skipIf(!browserAvailable)("the sandbox guide's console story in Chromiu
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await subscription('/ramp').getByRole('link', { name: 'orderUpdated' }).click();
     await page.getByRole('heading', { name: 'Deliveries', level: 1 }).waitFor({ timeout: waitBudget });
-    expect(await page.locator('#subscription-name strong').textContent({ timeout: waitBudget })).toBe(`v2 orderUpdated → ${receiver.url}/ramp`);
+    // The page names the subscription by its id until the subscription is read.
+    await eventually(async () => (await page.locator('#subscription-name strong').textContent()) === `v2 orderUpdated → ${receiver.url}/ramp`, waitBudget, 'the subscription named');
     const cards = page.locator('details.delivery');
     const statuses = () => cards.locator(':scope > summary > .status').allTextContents();
     await eventually(async () => (await statuses()).join() === 'delivered,abandoned', waitBudget, 'both deliveries listed');

@@ -122,6 +122,7 @@ export async function resendEvent(services: Services, partnerId: string, eventId
       eventId: event.id,
       eventType: event.type as Schemas['WebhookEventType'],
       deliveries: subscriptions.map((s) => bySubscription.get(s.id)!).map((d) => presentDelivery(d, event.type, attempts.get(d.id) ?? [])),
+      newDeliveryIds: made.map((d) => d.id),
     };
   });
 }

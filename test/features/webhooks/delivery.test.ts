@@ -256,6 +256,8 @@ describe('webhook delivery', () => {
     const targets = resent.deliveries.map((d) => d.subscriptionId);
     expect(targets).toEqual(expect.arrayContaining([early.id, late.id]));
     expect(resent.deliveries.every((d) => d.status === 'pending' && d.attempts.length === 0 && d.eventId === eventId)).toBe(true);
+    // Every delivery of the event had settled: each listed is new.
+    expect([...resent.newDeliveryIds].sort()).toEqual(resent.deliveries.map((d) => d.id).sort());
     await eventually(() => receiver.to('/ok/resend-early').length === 2 && receiver.to('/ok/resend-late').length === 1);
     const [original, again] = receiver.to('/ok/resend-early');
     expect(again!.raw.equals(original!.raw)).toBe(true);

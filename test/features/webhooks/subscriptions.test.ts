@@ -151,6 +151,7 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     // While the first delivery is pending (retrying), a re-send answers it and makes no other.
     const whilePending = expectStatus(await resend(), 202);
     expect(whilePending.deliveries.filter((d) => d.subscriptionId === subscription.id).map((d) => d.id)).toEqual([first.id]);
+    expect(whilePending.newDeliveryIds).not.toContain(first.id);
     // Once it has settled (abandoned: nothing ever answers on port 9), a re-send is a new delivery.
     await server.services.storage.db.updateTable('webhook_deliveries').set({ status: 'abandoned', next_attempt_at: null }).where('id', '=', first.id).execute();
     const resent = expectStatus(await resend(), 202);
@@ -159,6 +160,7 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     const mine = resent.deliveries.filter((d) => d.subscriptionId === subscription.id);
     expect(mine).toEqual([expect.objectContaining({ eventId: first.eventId, status: 'pending' })]);
     expect(mine[0]!.id).not.toBe(first.id);
+    expect(resent.newDeliveryIds).toContain(mine[0]!.id);
     const after = await deliveries(server.api, subscription.id);
     expect(after.map((d) => d.id).sort()).toEqual([first.id, mine[0]!.id].sort());
     expect(after.every((d) => d.eventId === first.eventId)).toBe(true);
