@@ -16,7 +16,7 @@ import { timeOf } from '../clock/repository.ts';
 import type { Caller } from '../organizations/scope.ts';
 import { topOf } from '../organizations/repository.ts';
 import { requestLogRepository, type RequestLogRow } from './repository.ts';
-import { actedFor, entryId, isRead, isRecorded, keptAnswer, keptBody, requestLogLimits, surfaceOfPath, touchedObjects } from './rules.ts';
+import { actedFor, entryId, isRead, isRecorded, keptAnswer, keptBody, postedReads, requestLogLimits, surfaceOfPath, touchedObjects } from './rules.ts';
 
 /** A request whose answer was sent, as the HTTP side saw it. */
 export interface FinishedRequest {
@@ -48,13 +48,14 @@ export interface RequestRecorder {
 }
 
 export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 'logger' | 'realClock' | 'contract'>): RequestRecorder {
+  const posted = new Set(postedReads(services.contract));
   let waiting: FinishedRequest[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
   const write = async (batch: FinishedRequest[]) => {
     try {
-      const rows = (await Promise.all(batch.map((request) => rowOf(services, request)))).filter((row): row is RequestLogRow => row !== undefined);
+      const rows = (await Promise.all(batch.map((request) => rowOf(services, request, posted)))).filter((row): row is RequestLogRow => row !== undefined);
       if (rows.length === 0) return;
       const now = services.realClock.now().getTime();
       await requestLogRepository(services.storage.db, services.storage.engine).insert(rows, { perPartner: requestLogLimits.perPartner, before: new Date(now - requestLogLimits.maxAgeMs).toISOString() });
@@ -84,7 +85,7 @@ export function requestRecorder(services: Pick<Services, 'storage' | 'config' | 
 }
 
 /** The entry of a request, or undefined when no key of a partner made it. */
-async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock' | 'contract'>, request: FinishedRequest): Promise<RequestLogRow | undefined> {
+async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'>, request: FinishedRequest, posted: ReadonlySet<string>): Promise<RequestLogRow | undefined> {
   // Made before any wait: a batch's entries are numbered in the order their answers were sent.
   const id = entryId();
   const caller = request.caller ?? (await callerOf(services, request));
@@ -93,7 +94,7 @@ async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'
   const sent = keptBody(requestText);
   const answered = keptAnswer(
     request.answer.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)),
-    { read: isRead(services.contract, request.method, request.operationId), status: request.status },
+    { read: isRead(request.method, request.operationId, posted), status: request.status },
   );
   const path = request.url.split('?')[0]!;
   return {

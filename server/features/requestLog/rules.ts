@@ -24,16 +24,11 @@ const secretRoom = 4 * 1024;
 export const captureBytes = requestLogLimits.bodyBytes + secretRoom;
 
 /** The reads sent as POST, v1's lists and searches: the contract marks them `x-safe` (openapi/README.md). */
-export function postedReads(contract: Contract): string[] {
-  let found = postedReadsOf.get(contract);
-  if (!found) postedReadsOf.set(contract, (found = contract.operations.filter((o) => o.safe && o.method !== 'get').map((o) => o.operationId)));
-  return found;
-}
-const postedReadsOf = new WeakMap<Contract, string[]>();
+export const postedReads = (contract: Contract): string[] => contract.operations.filter((o) => o.safe && o.method !== 'get').map((o) => o.operationId);
 
-/** A read: GET, or a read sent as POST. The repository's `reads` filter is the same rule in SQL. */
-export const isRead = (contract: Contract, method: string, operationId: string | undefined) =>
-  method === 'GET' || (operationId !== undefined && postedReads(contract).includes(operationId));
+/** A read: GET, or one of the reads sent as POST. The repository's `withoutReads` filter is the same rule in SQL. */
+export const isRead = (method: string, operationId: string | undefined, posted: ReadonlySet<string>) =>
+  method === 'GET' || (operationId !== undefined && posted.has(operationId));
 
 /**
  * An answer as kept: redacted, then cut, a successful read's to less. Of a long answer only what
