@@ -203,10 +203,10 @@ export async function subscriptionsTo(ramp: Ramp, event: { surface: 'v1' | 'v2';
   return subscriptions.filter((s) => s.eventType === event.eventType);
 }
 
-/** Every delivery of one event to these subscriptions (among the newest 100 of each). */
+/** The deliveries of one event to these subscriptions (up to 100 to each: its first and its re-sends). */
 export async function deliveriesOfEvent(ramp: Ramp, subscriptions: { id: string }[], eventId: string): Promise<Delivery[]> {
-  const pages = await Promise.all(subscriptions.map((s) => ask(ramp.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id: s.id }, query: { pageSize: 100 } } }))));
-  return pages.flatMap((p) => p.items).filter((d) => d.eventId === eventId);
+  const pages = await Promise.all(subscriptions.map((s) => ask(ramp.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id: s.id }, query: { eventId, pageSize: 100 } } }))));
+  return pages.flatMap((p) => p.items);
 }
 
 /** What a re-send did, in words: the new deliveries, and those still pending it did not double. */

@@ -1825,6 +1825,11 @@ export interface paths {
          *     A delivery is attempted up to 3 times, 5 seconds apart, with the same `eventId`; none
          *     follows a 2xx, nor a 400, 401, 403, 404, 405, 410 or 422.
          *
+         *     `eventId` narrows the list to the deliveries of one event (its first delivery and any
+         *     re-sends, `POST /sandbox/webhook_event/{eventId}/resend`): a test can check that its
+         *     receiver got the event the feed shows. An event this subscription never received lists
+         *     nothing.
+         *
          *     Deleting the subscription deletes its deliveries. A v1 subscription id is 404 here.
          */
         get: operations["listWebhookDeliveries"];
@@ -2239,6 +2244,7 @@ export interface paths {
          *     developer checks: the URL, the exact body sent, its `X-Signature`, each attempt's
          *     duration and the first 512 bytes of the receiver's answer. Verify your receiver by
          *     computing the signature of `body` with your secret and comparing it with `signature`.
+         *     `eventId` narrows the list to the deliveries of one event, as it does there.
          *
          *     A subscription of another organization is 404 `not-found`. Sandbox only: in production
          *     it answers 403 `forbidden`. *Designed.*
@@ -7942,6 +7948,8 @@ export interface components {
          *     organizations. Any other id is 404 `not-found`.
          */
         OrganizationId: string;
+        /** @description Only the deliveries of this event (`eventId` of the event feed and of the webhook's body). */
+        DeliveryEventId: string;
         /**
          * @description Freshness limit for `sources`, in seconds: an integer, 0 or more. A provider whose
          *     `updated_at` is older than now minus `max_age` seconds is left out of `sources` (so the
@@ -8256,6 +8264,7 @@ export type ParameterXSignature = components['parameters']['XSignature'];
 export type ParameterPageSize = components['parameters']['PageSize'];
 export type ParameterPageNumber = components['parameters']['PageNumber'];
 export type ParameterOrganizationId = components['parameters']['OrganizationId'];
+export type ParameterDeliveryEventId = components['parameters']['DeliveryEventId'];
 export type ParameterMaxAge = components['parameters']['MaxAge'];
 export type ParameterAppPageQuery = components['parameters']['AppPageQuery'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
@@ -11289,6 +11298,8 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Only the deliveries of this event (`eventId` of the event feed and of the webhook's body). */
+                eventId?: components["parameters"]["DeliveryEventId"];
                 /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Zero-based page index. A page past the last returns empty `items`. */
@@ -11892,6 +11903,8 @@ export interface operations {
     listSandboxWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Only the deliveries of this event (`eventId` of the event feed and of the webhook's body). */
+                eventId?: components["parameters"]["DeliveryEventId"];
                 /** @description Items per page, 1 to 100. Outside that range the answer is 400 `invalid-request`. */
                 pageSize?: components["parameters"]["PageSize"];
                 /** @description Zero-based page index. A page past the last returns empty `items`. */

@@ -32,13 +32,13 @@ export async function readEvents(services: Pick<Services, 'storage'>, caller: Pi
 }
 
 /** One subscription's deliveries (v1 or v2), newest first, with the bytes and signature each attempt sent. */
-export async function readDeliveries(services: Pick<Services, 'storage'>, organizationId: string, subscriptionId: string, page: { size: number; number: number }) {
+export async function readDeliveries(services: Pick<Services, 'storage'>, organizationId: string, subscriptionId: string, page: { size: number; number: number }, eventId?: string) {
   const { db } = services.storage;
   const subscriptions = subscriptionsRepository(db);
   const deliveries = deliveriesRepository(db);
   const subscription = (await subscriptions.findSubscription(organizationId, 'v2', subscriptionId)) ?? (await subscriptions.findSubscription(organizationId, 'v1', subscriptionId));
   if (!subscription) throw new Problem('not-found', `Webhook subscription ${subscriptionId} was not found.`);
-  const { items, total } = await deliveries.listDeliveries(subscription.id, page);
+  const { items, total } = await deliveries.listDeliveries(subscription.id, page, eventId?.toLowerCase());
   const attempts = await deliveries.attemptsOf(items.map((d) => d.id));
   const payloads = await eventsRepository(db).eventPayloads([...new Set(items.map((d) => d.event_id))]);
   return { items: items.map((row) => presentSandboxDelivery(row, subscription, attempts.get(row.id) ?? [], payloads.get(row.event_id) ?? '')), total };

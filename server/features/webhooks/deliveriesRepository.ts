@@ -75,9 +75,15 @@ export function deliveriesRepository(db: Db | Tx) {
       });
     },
 
-    /** A subscription's deliveries, newest first. */
-    async listDeliveries(subscriptionId: string, page: { size: number; number: number }) {
-      return positionPage(db, { list: 'webhook_deliveries', counter: subscriptionId, table: 'webhook_deliveries', scope: { subscription_id: subscriptionId }, position: 'position' }, page, 'desc');
+    /** A subscription's deliveries, newest first; with `eventId`, those of that event only (index webhook_deliveries_subscription_event). */
+    async listDeliveries(subscriptionId: string, page: { size: number; number: number }, eventId?: string): Promise<{ items: DeliveryRow[]; total: number }> {
+      if (eventId === undefined) {
+        return positionPage(db, { list: 'webhook_deliveries', counter: subscriptionId, table: 'webhook_deliveries', scope: { subscription_id: subscriptionId }, position: 'position' }, page, 'desc');
+      }
+      const ofEvent = db.selectFrom('webhook_deliveries').where('subscription_id', '=', subscriptionId).where('event_id', '=', eventId);
+      const items = await ofEvent.selectAll().orderBy('position', 'desc').limit(page.size).offset(page.size * page.number).execute();
+      const { n } = await ofEvent.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      return { items, total: Number(n) };
     },
 
     /** The attempts of some deliveries, by delivery id, oldest first. */

@@ -88,11 +88,11 @@ export function listSubscriptions(services: Pick<Services, 'storage'>, organizat
   return subscriptionsRepository(services.storage.db).listSubscriptions(organizationId, surface, page);
 }
 
-/** A page of the deliveries of one of the organization's v2 subscriptions, with their attempts, newest first. */
-export async function listDeliveries(services: Pick<Services, 'storage'>, organizationId: string, subscriptionId: string, page: { size: number; number: number }) {
+/** A page of the deliveries of one of the organization's v2 subscriptions (of one event, with `eventId`), with their attempts, newest first. */
+export async function listDeliveries(services: Pick<Services, 'storage'>, organizationId: string, subscriptionId: string, page: { size: number; number: number }, eventId?: string) {
   const subscription = await getSubscription(services, organizationId, 'v2', subscriptionId);
   const deliveries = deliveriesRepository(services.storage.db);
-  const { items, total } = await deliveries.listDeliveries(subscription.id, page);
+  const { items, total } = await deliveries.listDeliveries(subscription.id, page, eventId?.toLowerCase());
   const attempts = await deliveries.attemptsOf(items.map((d) => d.id));
   return { items: items.map((d) => presentDelivery(d, subscription.event_type, attempts.get(d.id) ?? [])), total };
 }

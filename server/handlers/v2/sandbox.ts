@@ -76,7 +76,7 @@ export const listSandboxEvents: Handler<'listSandboxEvents'> = async ({ query, c
 
 export const listSandboxWebhookDeliveries: Handler<'listSandboxWebhookDeliveries'> = async ({ params, query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await readDeliveries(services, caller.organization.id, params.id, page);
+  const { items, total } = await readDeliveries(services, caller.organization.id, params.id, page, query.eventId);
   return { status: 200, body: { items, ...pageMeta(page, total) } };
 };
 

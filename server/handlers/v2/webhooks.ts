@@ -27,6 +27,6 @@ export const deleteWebhookSubscription: Handler<'deleteWebhookSubscription'> = a
 
 export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = async ({ params, query, caller, services }) => {
   const page = v2Page(query);
-  const { items, total } = await listDeliveries(services, caller.organization.id, params.id, page);
+  const { items, total } = await listDeliveries(services, caller.organization.id, params.id, page, query.eventId);
   return { status: 200, body: { items, ...pageMeta(page, total) } };
 };

@@ -23,6 +23,7 @@ import * as m170 from './170-order-write-indexes.ts';
 import * as m180 from './180-pending-deliveries-by-event.ts';
 import * as m190 from './190-request-log.ts';
 import * as m200 from './200-sandbox-partners.ts';
+import * as m210 from './210-deliveries-of-an-event.ts';
 
 export const migrations: Record<string, Migration> = {
   '001-organizations-and-keys': m001,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '180-pending-deliveries-by-event': m180,
   '190-request-log': m190,
   '200-sandbox-partners': m200,
+  '210-deliveries-of-an-event': m210,
 };

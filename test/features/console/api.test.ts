@@ -30,7 +30,7 @@ const feed = async (api: Api, query: { after?: number; subjectId?: string; pageS
   expectStatus(await api.GET('/sandbox/events', { params: { query } }), 200);
 
 /** `listSandboxWebhookDeliveries`: the deliveries of a v1 or v2 subscription with their bodies, signatures and attempts. */
-const sandboxDeliveries = (api: Api, id: string) => api.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id } } });
+const sandboxDeliveries = (api: Api, id: string, query: { eventId?: string } = {}) => api.GET('/sandbox/webhook_subscription/{id}/deliveries', { params: { path: { id }, query } });
 
 describe('sandbox console operations', () => {
   let server: TestServer;
@@ -143,6 +143,10 @@ describe('sandbox console operations', () => {
       expect(delivery.attempts[0]).toMatchObject({ statusCode: null, responseExcerpt: null });
       expect(delivery.attempts[0]!.error).toMatch(/^connection error/);
       expect(delivery.signature).toBe(signatureOf(delivery.body, secret));
+      // The deliveries of that one event, v1 or v2.
+      const ofEvent = expectStatus(await sandboxDeliveries(server.api, id, { eventId: delivery.eventId }), 200);
+      expect(ofEvent.items.map((d) => d.id)).toEqual([delivery.id]);
+      expect(expectStatus(await sandboxDeliveries(server.api, id, { eventId: crypto.randomUUID() }), 200).items).toEqual([]);
     }
   });
 

@@ -70,6 +70,38 @@ describe('webhook delivery claims and finishes', () => {
     expect(again.map((c) => [c.deliveryId, c.number])).toEqual([[retried.deliveryId, 2]]);
   });
 
+  it('lists a subscription\'s deliveries of one event, newest first, through its index (migration 210)', async () => {
+    const { db, captured } = recordingDb(opened);
+    try {
+      const { engine } = opened.storage;
+      const partner = (await organizationsRepository(db).insert({ id: randomUUID(), parentId: null, type: 'business', displayName: 'P', keySalt: 'salt', now: at(0) })).id;
+      const subscription = { surface: 'v2' as const, organization_id: partner, event_type: 'kybUpdated' as const, secret: 's', created_at: at(0), updated_at: at(0) };
+      const [a, b] = [randomUUID(), randomUUID()];
+      for (const [id, path] of [[a, 'a'], [b, 'b']] as const) await subscriptionsRepository(db).insertSubscription({ ...subscription, id, url: `http://127.0.0.1:9/${path}` });
+      const object = { kyb: { status: 'submitted', updatedAt: at(1) } } as never;
+      const organization = { id: partner, parent_id: null };
+      const first = await inTransaction(db, (tx) => recordV2Event(tx, { type: 'kybUpdated', organization, occurredAt: new Date(at(1)), object }));
+      const second = await inTransaction(db, (tx) => recordV2Event(tx, { type: 'kybUpdated', organization, occurredAt: new Date(at(2)), object }));
+      // The first event sent again to subscription a only.
+      const [again] = await deliveriesRepository(db).insertDeliveries(first, [a], at(3));
+      const repository = deliveriesRepository(db);
+      captured.length = 0;
+      const ofFirst = await repository.listDeliveries(a, { size: 30, number: 0 }, first);
+      const [query] = captured;
+      expect(ofFirst.total).toBe(2);
+      expect(ofFirst.items.map((d) => [d.subscription_id, d.event_id])).toEqual([[a, first], [a, first]]);
+      expect(ofFirst.items[0]!.id).toBe(again!.id);
+      expect((await repository.listDeliveries(a, { size: 1, number: 1 }, first)).items.map((d) => d.id)).toEqual([ofFirst.items[1]!.id]);
+      expect((await repository.listDeliveries(a, { size: 30, number: 0 }, second)).items.map((d) => d.event_id)).toEqual([second]);
+      expect(await repository.listDeliveries(a, { size: 30, number: 0 }, randomUUID())).toEqual({ items: [], total: 0 });
+      expect((await repository.listDeliveries(b, { size: 30, number: 0 }, first)).total).toBe(1);
+      const plan = await explain(opened.storage, { compile: () => query! });
+      expect(usesIndex(plan, 'webhook_deliveries_subscription_event'), `${engine}: ${query!.sql}\n${plan}`).toBe(true);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('finds an event\'s pending deliveries through the pending index (migration 180), and no other', async () => {
     const { db, captured } = recordingDb(opened);
     try {

@@ -18,7 +18,7 @@ async function count(server: TestServer, table: 'webhook_subscriptions') {
 const subscribe = (api: Api, body: SubscriptionRequest) => api.POST('/webhook_subscription', { body });
 const read = (api: Api, id: string) => api.GET('/webhook_subscription/{id}', { params: { path: { id } } });
 const remove = (api: Api, id: string) => api.DELETE('/webhook_subscription/{id}', { params: { path: { id } } });
-const listDeliveries = (api: Api, id: string) => api.GET('/webhook_subscription/{id}/deliveries', { params: { path: { id } } });
+const listDeliveries = (api: Api, id: string, query: { eventId?: string } = {}) => api.GET('/webhook_subscription/{id}/deliveries', { params: { path: { id }, query } });
 const list = (api: Api, query: { pageSize?: number; pageNumber?: number } = {}) => api.GET('/webhook_subscriptions', { params: { query } });
 const subscribeV1 = (api: Api, body: V1SubscriptionRequest) => api.POST('/ramp/webhook', { body });
 const readV1 = (api: Api, id: string) => api.GET('/ramp/webhook/{id}', { params: { path: { id } } });
@@ -164,6 +164,13 @@ describe('v2 webhook subscriptions (sandbox)', () => {
     const after = await deliveries(server.api, subscription.id);
     expect(after.map((d) => d.id).sort()).toEqual([first.id, mine[0]!.id].sort());
     expect(after.every((d) => d.eventId === first.eventId)).toBe(true);
+    // The deliveries of one event, newest first: the re-send, then the first.
+    const ofEvent = expectStatus(await listDeliveries(server.api, subscription.id, { eventId: first.eventId.toUpperCase() }), 200);
+    expect(ofEvent.items.map((d) => d.id)).toEqual([mine[0]!.id, first.id]);
+    expect(ofEvent.totalItems).toBe(2);
+    const other = expectStatus(await listDeliveries(server.api, subscription.id, { eventId: crypto.randomUUID() }), 200);
+    expect(other).toMatchObject({ items: [], totalItems: 0 });
+    expectProblem(await server.sendRaw('GET', `/webhook_subscription/${subscription.id}/deliveries?eventId=not-an-id`), 400, 'invalid-request');
   });
 });
 
