@@ -11,11 +11,21 @@ import { organizationsRepository } from '../../../server/features/organizations/
 import { recordV2Event } from '../../../server/features/webhooks/outbox.ts';
 import { deliveriesRepository } from '../../../server/features/webhooks/deliveriesRepository.ts';
 import { subscriptionsRepository } from '../../../server/features/webhooks/subscriptionsRepository.ts';
+import type { Db } from '../../../server/storage/database.ts';
 import { inTransaction } from '../../../server/storage/positions.ts';
 import { explain, recordingDb, usesIndex } from '../../support/plans.ts';
 import { openedTestStorage } from '../../support/storage.ts';
 
 const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
+
+/** A partner with two v2 kybUpdated subscriptions, and the ids of both. */
+async function partnerWithTwoSubscriptions(db: Db) {
+  const partner = (await organizationsRepository(db).insert({ id: randomUUID(), parentId: null, type: 'business', displayName: 'P', keySalt: 'salt', now: at(0) })).id;
+  const subscription = { surface: 'v2' as const, organization_id: partner, event_type: 'kybUpdated' as const, secret: 's', created_at: at(0), updated_at: at(0) };
+  const ids = [randomUUID(), randomUUID()] as const;
+  for (const [i, id] of ids.entries()) await subscriptionsRepository(db).insertSubscription({ ...subscription, id, url: `http://127.0.0.1:9/${'ab'[i]}` });
+  return { partner, subscriptions: ids };
+}
 
 describe('webhook delivery claims and finishes', () => {
   const opened = openedTestStorage();
@@ -74,10 +84,7 @@ describe('webhook delivery claims and finishes', () => {
     const { db, captured } = recordingDb(opened);
     try {
       const { engine } = opened.storage;
-      const partner = (await organizationsRepository(db).insert({ id: randomUUID(), parentId: null, type: 'business', displayName: 'P', keySalt: 'salt', now: at(0) })).id;
-      const subscription = { surface: 'v2' as const, organization_id: partner, event_type: 'kybUpdated' as const, secret: 's', created_at: at(0), updated_at: at(0) };
-      const [a, b] = [randomUUID(), randomUUID()];
-      for (const [id, path] of [[a, 'a'], [b, 'b']] as const) await subscriptionsRepository(db).insertSubscription({ ...subscription, id, url: `http://127.0.0.1:9/${path}` });
+      const { partner, subscriptions: [a, b] } = await partnerWithTwoSubscriptions(db);
       const object = { kyb: { status: 'submitted', updatedAt: at(1) } } as never;
       const organization = { id: partner, parent_id: null };
       const first = await inTransaction(db, (tx) => recordV2Event(tx, { type: 'kybUpdated', organization, occurredAt: new Date(at(1)), object }));
@@ -106,9 +113,7 @@ describe('webhook delivery claims and finishes', () => {
     const { db, captured } = recordingDb(opened);
     try {
       const { engine } = opened.storage;
-      const partner = (await organizationsRepository(db).insert({ id: randomUUID(), parentId: null, type: 'business', displayName: 'P', keySalt: 'salt', now: at(0) })).id;
-      const subscription = { surface: 'v2' as const, organization_id: partner, event_type: 'kybUpdated' as const, secret: 's', created_at: at(0), updated_at: at(0) };
-      for (const path of ['a', 'b']) await subscriptionsRepository(db).insertSubscription({ ...subscription, id: randomUUID(), url: `http://127.0.0.1:9/${path}` });
+      const { partner } = await partnerWithTwoSubscriptions(db);
       const object = { kyb: { status: 'submitted', updatedAt: at(1) } } as never;
       const eventId = await inTransaction(db, (tx) => recordV2Event(tx, { type: 'kybUpdated', organization: { id: partner, parent_id: null }, occurredAt: new Date(at(1)), object }));
       const [first] = await db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', eventId).execute();
