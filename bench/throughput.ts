@@ -125,7 +125,7 @@ const find = (rows: ThroughputRow[], scenario: string, target: TargetId) => rows
  * ours: bare Express (the framework's floor), bare node:http (the machine's) and (f),
  * node:http computing on each request for as long as ours cost more than bare node:http
  * in the closed loop just measured. (f) is as costly as ours with none of its variance:
- * where it misses too, only a lower cost per request can make the target hold here.
+ * what ours' p99 has above (f)'s comes from variance, not cost. Shown, not judged.
  */
 async function openLoop(session: Session, scenario: Scenario, requests: LoadRequest[], children: Servers, fixtures: Map<string, Fixture[]>) {
   const { options, results, work } = session;

@@ -49,31 +49,36 @@ describe('bench verdicts', () => {
   it('hold or miss by the measured ratio, and say "not measured" for what is absent', () => {
     const r = results();
     expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.holds).toBe(true);
-    expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 0.5× bare Express')?.holds).toBe(true);
-    expect(verdictOf(r, 'GET /lookup/tokens/cost: p99 ≤ 5 ms at 500 req/s, open loop')?.holds).toBe(true);
     expect(verdictOf(r, 'GET /orders, first page (sqlite)')?.holds).toBe(true);
     expect(verdictOf(r, '≥ 2,000 signed webhook deliveries/s')?.holds).toBeNull();
     expect(verdictOf(r, 'cold start')?.holds).toBeNull();
     const slower = results({ throughput: results().throughput.map((row) => (row.target === 'prism' ? { ...row, result: run(4000) } : row)) });
     expect(verdictOf(slower, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.holds).toBe(false);
-    const costly = results({ throughput: results().throughput.map((row) => (row.target === 'express' ? { ...row, result: run(13000) } : row)) });
-    expect(verdictOf(costly, 'GET /lookup/tokens/cost: validated ≥ 0.5× bare Express')?.holds).toBe(false);
-    const late = results({ openLoop: results().openLoop!.map((row) => (row.target === 'validated' ? { ...row, result: run(500, { p99: 6 }) } : row)) });
-    expect(verdictOf(late, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.holds).toBe(false);
-    expect(verdictOf(results({ openLoop: [] }), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.holds).toBeNull();
   });
 
-  it('never let a run with errors, non-2xx answers or no completed request hold, nor an open loop that fell behind its rate', () => {
+  it("judge only issue 32's floors: bare Express's speed and the open loop's latency are figures, not targets", () => {
+    const r = results();
+    const targets = verdicts(r).map((v) => v.target);
+    expect(targets.filter((t) => t.startsWith('GET /lookup/tokens/cost'))).toEqual(['GET /lookup/tokens/cost: validated ≥ 2× Prism mock']);
+    expect(targets.some((t) => t.includes('bare Express') || t.includes('open loop'))).toBe(false);
+    // Whatever they measure: ours at a tenth of bare Express, or late at a fixed rate.
+    const slow = results({
+      throughput: r.throughput.map((row) => (row.target === 'express' ? { ...row, result: run(60000) } : row)),
+      openLoop: r.openLoop!.map((row) => (row.target === 'validated' ? { ...row, result: run(500, { p99: 40 }) } : row)),
+    });
+    expect(verdicts(slow).map((v) => v.target)).toEqual(targets);
+    expect(verdicts(slow).every((v) => v.holds !== false)).toBe(true);
+    // Both still shown: bare Express in the throughput table, the latency in the open loop's.
+    const markdown = renderMarkdown({ ...slow, targets: verdicts(slow) });
+    expect(markdown).toContain('| GET /lookup/tokens/cost | (d) bare Express 5 | 60,000 |');
+    expect(markdown).toMatch(/\| GET \/lookup\/tokens\/cost \| \(a\) ours, validated \| 500 \| 2\.0 \| 4\.0 \| 40\.0 \|/);
+  });
+
+  it('never let a run with errors, non-2xx answers or no completed request hold', () => {
     for (const flaw of [{ errors: 3 }, { non2xx: 1 }, { requests: 0 }]) {
       const r = results({ throughput: results().throughput.map((row) => (row.target === 'validated' ? { ...row, result: run(6000, flaw) } : row)) });
       expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.holds, JSON.stringify(flaw)).toBe(false);
-      expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 0.5× bare Express')?.holds, JSON.stringify(flaw)).toBe(false);
-      const open = results({ openLoop: results().openLoop!.map((row) => (row.target === 'validated' ? { ...row, result: run(500, { p99: 4, ...flaw }) } : row)) });
-      expect(verdictOf(open, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.holds, JSON.stringify(flaw)).toBe(false);
     }
-    // Low latencies of fewer requests than offered: the server did not keep up.
-    const behind = results({ openLoop: results().openLoop!.map((row) => (row.target === 'validated' ? { ...row, result: run(300, { p99: 4 }) } : row)) });
-    expect(verdictOf(behind, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.holds).toBe(false);
   });
 
   it('judge scaling on the median growth, leaving informational rows out', () => {
@@ -83,41 +88,33 @@ describe('bench verdicts', () => {
     expect(verdicts(r).some((v) => v.target.includes('last page'))).toBe(false);
   });
 
-  it('say what bare Express reached on each throughput and latency target, the floor of an Express server', () => {
+  it('say what bare Express reached on each throughput target, the floor of an Express server', () => {
     const r = results();
     // Bare Express at 7× Prism holds the 2× target; at 1.5× it would miss it.
     expect(verdictOf(r, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.bareExpress).toBe('7.00× (by CPU 7.00×): holds');
-    expect(verdictOf(r, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('2.0 ms: holds');
-    const slowFloor = results({
-      throughput: r.throughput.map((row) => (row.target === 'express' ? { ...row, result: run(1500) } : row)),
-      openLoop: r.openLoop!.map((row) => (row.target === 'express' ? { ...row, result: run(500, { p99: 15 }) } : row)),
-    });
+    const slowFloor = results({ throughput: r.throughput.map((row) => (row.target === 'express' ? { ...row, result: run(1500) } : row)) });
     expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.bareExpress).toBe('1.50× (by CPU 1.50×): misses');
-    expect(verdictOf(slowFloor, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('15.0 ms: misses');
     expect(verdictOf(r, 'GET /orders, first page (sqlite)')?.bareExpress).toBeUndefined();
-    expect(renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) })).toContain('| 15.0 ms: misses |');
+    const markdown = renderMarkdown({ ...slowFloor, targets: verdicts(slowFloor) });
+    expect(markdown).toContain('| target | measured | verdict | bare Express 5 |\n');
+    expect(markdown).toContain('| GET /lookup/tokens/cost: validated ≥ 2× Prism mock | 6.00× (by CPU 6.00×) | ✅ holds | 1.50× (by CPU 1.50×): misses |');
     // As for ours, a floor holds only on clean runs.
-    const flawedFloor = results({ openLoop: r.openLoop!.map((row) => (row.target === 'express' ? { ...row, result: run(500, { p99: 2, non2xx: 4 }) } : row)) });
-    expect(verdictOf(flawedFloor, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.bareExpress).toBe('2.0 ms: misses');
+    const flawedFloor = results({ throughput: r.throughput.map((row) => (row.target === 'express' ? { ...row, result: run(7000, { non2xx: 4 }) } : row)) });
+    expect(verdictOf(flawedFloor, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.bareExpress).toBe('7.00× (by CPU 7.00×): misses');
   });
 
-  it("say what a server as costly as ours, (f), reached on each open-loop target, and what it computed", () => {
+  it("show the open loop's latency for every server, (f) with what it computed, and a run that fell behind or failed", () => {
     const label = 'GET /lookup/tokens/cost';
-    const withCosted = (p99: number, extra: Partial<LoadResult> = {}) =>
-      results({ openLoop: [...results().openLoop!, { scenario: 'lookup', label, read: true, target: 'costed', workUs: 633.4, result: run(500, { p99, ...extra }) }] });
-    const holding = withCosted(3);
-    expect(verdictOf(holding, 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('3.0 ms: holds');
-    // It misses when late, when it fell behind the offered rate, or when its run had errors.
-    expect(verdictOf(withCosted(26.8), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('26.8 ms: misses');
-    expect(verdictOf(withCosted(3, { requestsPerSecond: 300 }), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('3.0 ms: misses');
-    expect(verdictOf(withCosted(3, { errors: 2 }), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBe('3.0 ms: misses');
-    // Not measured: the column stays empty, and throughput targets never fill it.
-    expect(verdictOf(results(), 'GET /lookup/tokens/cost: p99 ≤ 5 ms')?.atOurCost).toBeUndefined();
-    expect(verdictOf(holding, 'GET /lookup/tokens/cost: validated ≥ 2× Prism')?.atOurCost).toBeUndefined();
-    const markdown = renderMarkdown({ ...holding, targets: verdicts(holding) });
-    expect(markdown).toContain("| target | measured | verdict | bare Express 5 | at ours' cost |");
-    expect(markdown).toMatch(/\| GET \/lookup\/tokens\/cost: p99 ≤ 5 ms at 500 req\/s, open loop \(SQLite\) \| 4\.0 ms [^|]*\| ✅ holds \| 2\.0 ms: holds \| 3\.0 ms: holds \|/);
-    expect(markdown).toContain("| GET /lookup/tokens/cost | (f) node:http at ours' cost (computes 633 µs a request) | 500 |");
+    const r = results({
+      openLoop: [
+        ...results().openLoop!.map((row) => (row.target === 'validated' ? { ...row, result: run(300, { p99: 26.8, errors: 2 }) } : row)),
+        { scenario: 'lookup', label, read: true, target: 'costed', workUs: 633.4, result: run(500, { p99: 3 }) },
+      ],
+    });
+    const markdown = renderMarkdown({ ...r, targets: verdicts(r) });
+    expect(markdown).toContain('| GET /lookup/tokens/cost | (a) ours, validated | 300 (2 errors, 0 non-2xx) | 2.0 | 4.0 | 26.8 | 12.0 |');
+    expect(markdown).toContain("| GET /lookup/tokens/cost | (f) node:http at ours' cost (computes 633 µs a request) | 500 | 2.0 | 4.0 | 3.0 | 12.0 |");
+    expect(markdown).toContain('| GET /lookup/tokens/cost | (d) bare Express 5 | 500 | 2.0 | 4.0 | 2.0 | 12.0 |');
   });
 
   it('show each scenario\'s CPU profile by origin and top frames', () => {
