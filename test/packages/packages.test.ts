@@ -9,15 +9,21 @@
  * npx stopping it; then the `ramp-sandbox` bin again on the same data, and SIGTERM ending it
  * with exit code 0: an abort (better-sqlite3 12 on Node.js 24) fails either test.
  *
+ * Then the container recipe (sandbox/Dockerfile), built with podman on a stand-in for the Node.js
+ * image it names (container.ts) and run as a CI's service container: published port, a volume,
+ * its HEALTHCHECK, `docker stop`, and a second start on the same volume.
+ *
  * Not part of `npm test`: it installs three Node.js versions and packs both packages.
  * `npm run test:packages` runs it; CI runs it as its own stage.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../support/documents.ts';
+import { freePort } from '../support/ports.ts';
 import { eventually, waitBudget } from '../support/wait.ts';
+import { containerLog, nodeImage, podman, podmanEnvironment } from './container.ts';
 import { nodeRuntime, nodeScript, nodeVersions, npm, sandboxNodeVersions, startCommand, type Command, type NodeRuntime } from './partner.ts';
 
 const logs = join(root, 'test-results', 'packages');
@@ -148,6 +154,79 @@ ramp.GET('/organization/{organizationId}', { params: { path: { organizationId: p
       if (sandbox.child.exitCode === null && sandbox.child.signalCode === null) sandbox.child.kill('SIGKILL');
       writeFileSync(join(logs, `bin-node-${version}.log`), sandbox.lines.join('\n'));
     }
+  });
+});
+
+describe('the container recipe (sandbox/Dockerfile), built and run with podman', () => {
+  let env: Record<string, string>;
+  // Names of this run's own: another run on the machine may be building and starting its own.
+  const image = `localhost/ramp-sandbox:packages-test-${process.pid}`;
+  const volume = `ramp-sandbox-packages-test-${process.pid}`;
+  const containers: string[] = [];
+
+  beforeAll(async () => {
+    env = podmanEnvironment(work);
+    const base = await nodeImage(env, installed.get(sandboxNodeVersions[0])!.node, work);
+    // The build context a partner has after `npm pack` in sandbox/: the recipe, its ignore file, the tarball.
+    const context = join(work, 'container');
+    mkdirSync(context);
+    for (const file of ['Dockerfile', '.dockerignore']) copyFileSync(join(root, 'sandbox', file), join(context, file));
+    copyFileSync(tarballs.sandbox, join(context, basename(tarballs.sandbox)));
+    // The docker format keeps HEALTHCHECK (OCI images have no such field); the build's npm reaches the registry through the host's network.
+    const built = await podman(env, ['build', '--format', 'docker', '--network', 'host', '--build-arg', `NODE_IMAGE=${base}`, '-t', image, '.'], context);
+    writeFileSync(join(logs, 'container-build.log'), built);
+  }, 4 * waitBudget);
+
+  afterAll(async () => {
+    for (const name of containers) writeFileSync(join(logs, `${name}.log`), await containerLog(env, name).catch((error: Error) => error.message));
+    await podman(env, ['rm', '--force', '--ignore', ...containers]).catch(() => undefined);
+    await podman(env, ['volume', 'rm', '--force', volume]).catch(() => undefined);
+    await podman(env, ['rmi', '--force', image]).catch(() => undefined);
+  });
+
+  /** `docker run -d -p …:3000 -v <volume>:/var/lib/ramp-sandbox <image>`, as a partner's CI starts it; its address and its log. */
+  async function start() {
+    const port = await freePort();
+    const name = `${volume}-${containers.length + 1}`;
+    containers.push(name);
+    // No health timer (podman would need systemd for it); the test runs the check itself.
+    await podman(env, ['run', '-d', '--name', name, '--health-interval', 'disable', '-p', `127.0.0.1:${port}:3000`, '-v', `${volume}:/var/lib/ramp-sandbox`, image]);
+    const url = `http://127.0.0.1:${port}`;
+    await eventually(async () => {
+      if ((await podman(env, ['inspect', '--format', '{{.State.Running}}', name])).trim() !== 'true') throw new Error(`the container stopped:\n${await containerLog(env, name)}`);
+      return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
+    }, waitBudget, 'GET /health 200 through the published port');
+    const log = () => containerLog(env, name);
+    return { name, url, log };
+  }
+
+  async function stop(name: string) {
+    await podman(env, ['stop', '--time', String(Math.round(waitBudget / 1000)), name]);
+    return { exitCode: (await podman(env, ['inspect', '--format', '{{.State.ExitCode}}', name])).trim(), log: await containerLog(env, name) };
+  }
+
+  it('runs the sandbox as the node user, answers a partner, reports healthy, and stops with 0 on `docker stop`', async () => {
+    expect((await podman(env, ['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', image])).trim()).toBe('node {"3000/tcp":{}}');
+    const first = await start();
+    const key = /^Sandbox API key \(shown once, keep it\): (api_sand:\S+)$/m.exec(await first.log())?.[1];
+    expect(key).toBeDefined();
+    // The image's HEALTHCHECK, run as Docker's timer would.
+    await podman(env, ['healthcheck', 'run', first.name]);
+    const headers = { Authorization: key!, 'Content-Type': 'application/json' };
+    const created = await fetch(`${first.url}/ramp/organization`, { method: 'POST', headers, body: JSON.stringify({ displayName: 'Container Customer', type: 'personal' }) });
+    expect(created.status).toBe(201);
+    const { organizationId } = (await created.json()) as { organizationId: string };
+    const stopped = await stop(first.name);
+    expect(stopped.exitCode).toBe('0');
+    expect(stopped.log).toContain('"msg":"ramp stopped"');
+
+    // The same volume: the partner, its key and its data are still there, and the key is not printed again.
+    const second = await start();
+    expect(await second.log()).toContain('For a known key, set RAMP_SEED_API_KEY');
+    const read = await fetch(`${second.url}/organization/${organizationId}`, { headers });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ organizationId, displayName: 'Container Customer' });
+    expect((await stop(second.name)).exitCode).toBe('0');
   });
 });
 
