@@ -102,16 +102,7 @@ describe.each(sandboxNodeVersions)('@ramp/sandbox on Node.js %s', (version) => {
       const printed = await started(sandbox, 'Sandbox API key \\(shown once, keep it\\): (api_sand:\\S+)');
       await eventually(async () => (await fetch(`${printed.url}/health`).catch(() => undefined))?.status === 200, waitBudget, 'GET /health 200');
 
-      const headers = { Authorization: printed.found, 'Content-Type': 'application/json' };
-      const created = await fetch(`${printed.url}/ramp/organization`, { method: 'POST', headers, body: JSON.stringify({ displayName: 'Package Customer', type: 'personal' }) });
-      expect(created.status).toBe(201);
-      const { organizationId } = (await created.json()) as { organizationId: string };
-      const kyc = await fetch(`${printed.url}/sandbox/organization/${organizationId}/kyc`, { method: 'POST', headers, body: JSON.stringify({ status: 'approved' }) });
-      expect(kyc.status).toBe(200);
-      const quoteBody = { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '500.00', rail: 'spei', walletAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' };
-      const quote = await fetch(`${printed.url}/organization/${organizationId}/quote`, { method: 'POST', headers, body: JSON.stringify(quoteBody) });
-      expect(quote.status).toBe(201);
-      expect(await quote.json()).toMatchObject({ organizationId, type: 'onramp', sourceAmount: '500.00' });
+      const organizationId = await customerWithQuote(printed.url, printed.found, 'Package Customer');
 
       // @ramp/client from CommonJS (require of its ES module) and from an ES module, on this Node.
       const call = `const ramp = createRampClient({ baseUrl: process.env.RAMP_URL, apiKey: process.env.RAMP_KEY });
@@ -205,17 +196,14 @@ describe('the container recipe (sandbox/Dockerfile), built and run with podman',
     return { exitCode: (await podman(env, ['inspect', '--format', '{{.State.ExitCode}}', name])).trim(), log: await containerLog(env, name) };
   }
 
-  it('runs the sandbox as the node user, answers a partner, reports healthy, and stops with 0 on `docker stop`', async () => {
+  it('runs the sandbox as the node user, answers a partner\'s flow, reports healthy, and stops with 0 on `docker stop`', async () => {
     expect((await podman(env, ['image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', image])).trim()).toBe('node {"3000/tcp":{}}');
     const first = await start();
     const key = /^Sandbox API key \(shown once, keep it\): (api_sand:\S+)$/m.exec(await first.log())?.[1];
     expect(key).toBeDefined();
     // The image's HEALTHCHECK, run as Docker's timer would.
     await podman(env, ['healthcheck', 'run', first.name]);
-    const headers = { Authorization: key!, 'Content-Type': 'application/json' };
-    const created = await fetch(`${first.url}/ramp/organization`, { method: 'POST', headers, body: JSON.stringify({ displayName: 'Container Customer', type: 'personal' }) });
-    expect(created.status).toBe(201);
-    const { organizationId } = (await created.json()) as { organizationId: string };
+    const organizationId = await customerWithQuote(first.url, key!, 'Container Customer');
     const stopped = await stop(first.name);
     expect(stopped.exitCode).toBe('0');
     expect(stopped.log).toContain('"msg":"ramp stopped"');
@@ -223,12 +211,27 @@ describe('the container recipe (sandbox/Dockerfile), built and run with podman',
     // The same volume: the partner, its key and its data are still there, and the key is not printed again.
     const second = await start();
     expect(await second.log()).toContain('For a known key, set RAMP_SEED_API_KEY');
-    const read = await fetch(`${second.url}/organization/${organizationId}`, { headers });
+    const read = await fetch(`${second.url}/organization/${organizationId}`, { headers: { Authorization: key! } });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ organizationId, displayName: 'Container Customer' });
     expect((await stop(second.name)).exitCode).toBe('0');
   });
 });
+
+/** A partner's first flow with plain fetch: a customer, its KYC approved, an onramp quote for it. Answers the customer's id. */
+async function customerWithQuote(url: string, key: string, displayName: string): Promise<string> {
+  const headers = { Authorization: key, 'Content-Type': 'application/json' };
+  const created = await fetch(`${url}/ramp/organization`, { method: 'POST', headers, body: JSON.stringify({ displayName, type: 'personal' }) });
+  expect(created.status).toBe(201);
+  const { organizationId } = (await created.json()) as { organizationId: string };
+  const kyc = await fetch(`${url}/sandbox/organization/${organizationId}/kyc`, { method: 'POST', headers, body: JSON.stringify({ status: 'approved' }) });
+  expect(kyc.status).toBe(200);
+  const quoteBody = { type: 'onramp', sourceAsset: 'MXN', targetAsset: 'USDC', sourceAmount: '500.00', rail: 'spei', walletAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' };
+  const quote = await fetch(`${url}/organization/${organizationId}/quote`, { method: 'POST', headers, body: JSON.stringify(quoteBody) });
+  expect(quote.status).toBe(201);
+  expect(await quote.json()).toMatchObject({ organizationId, type: 'onramp', sourceAmount: '500.00' });
+  return organizationId;
+}
 
 /** The base URL the sandbox printed, and the first group of `pattern` in its output. */
 function started(sandbox: Command, pattern: string) {
