@@ -5133,29 +5133,12 @@ export interface components {
             items: components["schemas"]["Wallet"][];
         };
         /**
-         * ExternalWalletRequest
-         * @description A wallet whose keys the customer holds.
-         */
-        ExternalWalletRequest: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            custody: "external";
-            /** @description The wallet address, in the chain's usual notation. */
-            address: string;
-            blockchain: components["schemas"]["Blockchain"];
-        };
-        /**
          * EmbeddedWalletRequest
          * @description A non-custodial wallet held for the customer. Orders spending from it need an
          *     authorization signed with the private half of `signerPublicKey`.
          */
         EmbeddedWalletRequest: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             custody: "embedded";
             /** @description The wallet address, in the chain's usual notation. */
             address: string;
@@ -5164,12 +5147,38 @@ export interface components {
             signerPublicKey: string;
         };
         /**
-         * WalletRequest
-         * @description Registers a wallet, by `custody`: an `external` wallet takes no `signerPublicKey`, an
-         *     `embedded` wallet requires one. Registering an address the organization already holds on
-         *     the same chain is 409 `conflict`.
+         * ExternalWalletRequest
+         * @description A wallet whose keys the customer holds.
          */
-        WalletRequest: components["schemas"]["ExternalWalletRequest"] | components["schemas"]["EmbeddedWalletRequest"];
+        ExternalWalletRequest: {
+            /** @enum {string} */
+            custody: "external";
+            /** @description The wallet address, in the chain's usual notation. */
+            address: string;
+            blockchain: components["schemas"]["Blockchain"];
+        };
+        /**
+         * WalletRequest
+         * @description Registers a wallet, by `custody`:
+         *
+         *     - `external`: a wallet whose keys the customer holds; `address` and `blockchain`, and no
+         *       `signerPublicKey` (`ExternalWalletRequest`).
+         *     - `embedded`: a non-custodial wallet held for the customer; `signerPublicKey` is required
+         *       as well (`EmbeddedWalletRequest`).
+         *
+         *     Registering an address the organization already holds on the same chain is 409 `conflict`.
+         */
+        WalletRequest: {
+            custody: components["schemas"]["WalletCustody"];
+            /** @description The wallet address, in the chain's usual notation. */
+            address: string;
+            blockchain: components["schemas"]["Blockchain"];
+            /**
+             * @description The P-256 public key, SEC1 hex (uncompressed `04…` or compressed `02…`/`03…`). Required
+             *     when `custody` is `embedded`; not allowed when it is `external`.
+             */
+            signerPublicKey?: string;
+        };
         /**
          * OrderType
          * @description The direction of a quote and of the order made from it: `onramp` (fiat to tokens),
@@ -8114,8 +8123,8 @@ export type SchemaBlockchain = components['schemas']['Blockchain'];
 export type SchemaWalletCustody = components['schemas']['WalletCustody'];
 export type SchemaWallet = components['schemas']['Wallet'];
 export type SchemaWalletPage = components['schemas']['WalletPage'];
-export type SchemaExternalWalletRequest = components['schemas']['ExternalWalletRequest'];
 export type SchemaEmbeddedWalletRequest = components['schemas']['EmbeddedWalletRequest'];
+export type SchemaExternalWalletRequest = components['schemas']['ExternalWalletRequest'];
 export type SchemaWalletRequest = components['schemas']['WalletRequest'];
 export type SchemaOrderType = components['schemas']['OrderType'];
 export type SchemaAsset = components['schemas']['Asset'];

@@ -63,10 +63,13 @@ export function toProblem(error: unknown): Problem | undefined {
   if (e.status === 401 && /header required/.test(e.message ?? '')) return new Problem('unauthorized', 'The Authorization header is missing; send the raw API key.');
   if (e.status === 401) return new Problem('unauthorized', e.message && e.message !== 'unauthorized' ? e.message : 'Invalid API key.');
   if (e.status === 400) {
-    // A body with a discriminator (WalletRequest) is validated on its own: its paths lack /body.
-    const errors = (e.errors ?? []).map((x) =>
+    // A body with a discriminator (OAuthTokenRequest, LaunchRequest) is validated on its own: its paths lack /body.
+    const located = (e.errors ?? []).map((x) =>
       x.errorCode?.endsWith('.openapi.validation') && x.path && !/^\/(body|query|path|params|headers)(\/|$)/.test(x.path) ? { ...x, path: `/body${x.path}` } : x,
     );
+    // A schema's `if`/`then` (WalletRequest) checks a field again in the branch that applies: the
+    // branch's failure itself says nothing the field's own error does not, and a field's error is told once.
+    const errors = located.filter((x, i) => x.errorCode !== 'if.openapi.validation' && located.findIndex((y) => y.path === x.path && y.message === x.message) === i);
     const inBody = errors.filter((x) => x.path?.startsWith('/body'));
     const badEnum = errors.some((x) => x.errorCode?.startsWith('enum.'));
     if (inBody.length > 0 && inBody.length === errors.length && !badEnum) {

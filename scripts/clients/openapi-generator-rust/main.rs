@@ -3,7 +3,7 @@
 //! RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE.
 use ramp_client::apis::configuration::{ApiKey, Configuration};
 use ramp_client::apis::webhooks_api::CreateWebhookSubscriptionError;
-use ramp_client::apis::{organizations_api, prices_api, webhooks_api, Error};
+use ramp_client::apis::{organizations_api, prices_api, wallets_api, webhooks_api, Error};
 use ramp_client::models;
 
 fn env(name: &str) -> String {
@@ -21,6 +21,17 @@ async fn main() {
     let customer = organizations_api::v1_create_organization(&config, request).await.expect("create a customer");
     let page = organizations_api::list_organizations(&config, Some(100), None).await.expect("list organizations");
     assert!(page.items.iter().any(|o| o.organization_id == customer.organization_id), "customer not listed");
+
+    // Its wallets, one of each custody, with the one request struct.
+    let customer_id = customer.organization_id.to_string();
+    let request = models::WalletRequest::new(models::WalletCustody::External, "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM".into(), models::Blockchain::Solana);
+    let external = wallets_api::create_wallet(&config, &customer_id, request).await.expect("an external wallet");
+    assert!(external.custody == models::WalletCustody::External && external.signer_public_key.is_none(), "{external:?}");
+    let signer = "036b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296".to_string();
+    let mut request = models::WalletRequest::new(models::WalletCustody::Embedded, format!("0x{}", "ab".repeat(20)), models::Blockchain::Ethereum);
+    request.signer_public_key = Some(signer.clone());
+    let embedded = wallets_api::create_wallet(&config, &customer_id, request).await.expect("an embedded wallet");
+    assert!(embedded.custody == models::WalletCustody::Embedded && embedded.signer_public_key == Some(signer), "{embedded:?}");
 
     // Token costs: public, no key.
     let costs = prices_api::list_token_costs(&public, None).await.expect("token costs");
@@ -54,7 +65,7 @@ async fn main() {
     let event = serde_json::to_value(delivered.event).expect("the event name");
     println!("delivery {} {} {}", event.as_str().unwrap_or_default(), delivered.order.id, delivered.order.status);
 
-    println!("openapi-generator rust: organizations, customer, token costs, webhook subscription and its 409, delivery ok");
+    println!("openapi-generator rust: organizations, customer, its two wallets, token costs, webhook subscription and its 409, delivery ok");
 }
 
 /// A value unique to this run (the clock and the process), for the subscription URL.

@@ -28,7 +28,8 @@ export async function createWallet(services: Services, organization: Organizatio
   const errors: FieldError[] = [];
   const shape = addressShapes[request.blockchain];
   if (!shape.pattern.test(request.address)) errors.push({ pointer: '/address', detail: `must be ${shape.what}` });
-  if (request.custody === 'embedded' && !p256PublicKey(request.signerPublicKey)) {
+  // The contract requires signerPublicKey on an embedded wallet and refuses it on an external one.
+  if (request.custody === 'embedded' && !p256PublicKey(request.signerPublicKey ?? '')) {
     errors.push({ pointer: '/signerPublicKey', detail: 'is not a point of the P-256 curve' });
   }
   if (errors.length > 0) throw validationError(errors);
@@ -38,7 +39,7 @@ export async function createWallet(services: Services, organization: Organizatio
     address: request.address,
     blockchain: request.blockchain,
     custody: request.custody,
-    signer_public_key: request.custody === 'embedded' ? request.signerPublicKey : null,
+    signer_public_key: request.signerPublicKey ?? null,
     created_at: services.clock.now().toISOString(),
   };
   const stored = await walletsRepository(services.storage.db).insert(row);

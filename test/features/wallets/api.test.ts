@@ -43,9 +43,16 @@ describe('wallets', () => {
 
   it('need a valid P-256 signer key on embedded wallets only, and an address in the chain notation (validation-error)', async () => {
     const before = (await list()).totalItems;
-    // A signer key missing on an embedded wallet, or sent with an external one: bodies the contract forbids.
-    expectProblem(await registerRaw({ custody: 'embedded', address: solanaAddress(), blockchain: 'solana' }), 400, 'validation-error');
-    expectProblem(await registerRaw({ custody: 'external', address: solanaAddress(), blockchain: 'solana', signerPublicKey: signerKeys().publicKey }), 400, 'validation-error');
+    // A signer key missing on an embedded wallet, or sent with an external one: bodies the
+    // contract's if/then/else forbids, each told as the one field it is about.
+    const missing = expectProblem(await registerRaw({ custody: 'embedded', address: solanaAddress(), blockchain: 'solana' }), 400, 'validation-error');
+    expect(missing.errors).toEqual([{ pointer: '/signerPublicKey', detail: "must have required property 'signerPublicKey'" }]);
+    const extra = expectProblem(await registerRaw({ custody: 'external', address: solanaAddress(), blockchain: 'solana', signerPublicKey: signerKeys().publicKey }), 400, 'validation-error');
+    expect(extra.errors).toEqual([{ pointer: '/signerPublicKey', detail: 'must NOT have additional properties' }]);
+    const noAddress = expectProblem(await registerRaw({ custody: 'embedded', blockchain: 'solana', signerPublicKey: signerKeys().publicKey }), 400, 'validation-error');
+    expect(noAddress.errors).toEqual([{ pointer: '/address', detail: "must have required property 'address'" }]);
+    const noCustody = expectProblem(await registerRaw({ address: solanaAddress(), blockchain: 'solana' }), 400, 'validation-error');
+    expect(noCustody.errors).toEqual([{ pointer: '/custody', detail: "must have required property 'custody'" }]);
     const offCurve = expectProblem(await register({ custody: 'embedded', address: solanaAddress(), blockchain: 'solana', signerPublicKey: `04${'11'.repeat(64)}` }), 400, 'validation-error');
     expect(offCurve.errors).toEqual([{ pointer: '/signerPublicKey', detail: 'is not a point of the P-256 curve' }]);
     const badAddress = expectProblem(await register({ custody: 'external', address: '0xnothex', blockchain: 'ethereum' }), 400, 'validation-error');
@@ -53,8 +60,11 @@ describe('wallets', () => {
     expect((await list()).totalItems).toBe(before);
   });
 
-  it('refuse an unknown chain (invalid-request)', async () => {
+  it('refuse an unknown chain or custody (invalid-request)', async () => {
     // A chain the contract's enum does not hold.
     expectProblem(await registerRaw({ custody: 'external', address: solanaAddress(), blockchain: 'tron' }), 400, 'invalid-request');
+    // A custody neither branch of the contract's if/then/else applies to: the enum says which are allowed.
+    const custody = expectProblem(await registerRaw({ custody: 'custodial', address: solanaAddress(), blockchain: 'solana' }), 400, 'invalid-request');
+    expect(custody.detail).toBe('body/custody: must be equal to one of the allowed values: external, embedded');
   });
 });
