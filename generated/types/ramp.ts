@@ -7244,8 +7244,8 @@ export interface components {
          *     RFC 6749 sends it): the fields of `OAuthJwtBearerGrant` and `OAuthRefreshTokenGrant` in
          *     one flat object, because a form has no union. `grant_type` says which other field is
          *     required: `assertion` for the JWT bearer grant, `refresh_token` for the refresh token
-         *     grant; a missing one is `invalid_request`. The JSON body is the discriminated
-         *     `OAuthTokenRequest` with the same fields. Parameters the service does not know are
+         *     grant; a missing one is `invalid_request`. The JSON body is
+         *     `OAuthTokenRequest`, with the same fields. Parameters the service does not know are
          *     ignored (RFC 6749 section 3.2).
          */
         OAuthTokenForm: {
@@ -7273,7 +7273,7 @@ export interface components {
          */
         OAuthJwtBearerGrant: {
             /**
-             * @description The JWT bearer grant. (enum property replaced by openapi-typescript)
+             * @description The JWT bearer grant.
              * @enum {string}
              */
             grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -7290,7 +7290,7 @@ export interface components {
          */
         OAuthRefreshTokenGrant: {
             /**
-             * @description The refresh token grant. (enum property replaced by openapi-typescript)
+             * @description The refresh token grant.
              * @enum {string}
              */
             grant_type: "refresh_token";
@@ -7303,11 +7303,33 @@ export interface components {
         /**
          * OAuthTokenRequest
          * @description The JSON body of `POST /auth/token` (the form body is `OAuthTokenForm`, with the same
-         *     fields), selected by `grant_type`: a partner-signed JWT
-         *     (`urn:ietf:params:oauth:grant-type:jwt-bearer`) or a refresh token (`refresh_token`).
-         *     Parameters the service does not know are ignored (RFC 6749 section 3.2).
+         *     fields), by `grant_type`:
+         *
+         *     - `urn:ietf:params:oauth:grant-type:jwt-bearer`: a partner-signed JWT in `assertion`
+         *       (`OAuthJwtBearerGrant`);
+         *     - `refresh_token`: a refresh token in `refresh_token` (`OAuthRefreshTokenGrant`).
+         *
+         *     Parameters the service does not know are ignored (RFC 6749 section 3.2). The fields and
+         *     the two grants are the service's; one object for both is designed.
          */
-        OAuthTokenRequest: components["schemas"]["OAuthJwtBearerGrant"] | components["schemas"]["OAuthRefreshTokenGrant"];
+        OAuthTokenRequest: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /**
+             * @description The partner-signed JWT (compact serialization), with the JWT bearer grant. It is not
+             *     pattern-checked here: a malformed or unverifiable JWT is answered with
+             *     `invalid_grant`, not a schema error.
+             */
+            assertion?: string;
+            /**
+             * @description The refresh token to exchange, with the refresh token grant. An unknown, expired,
+             *     revoked or already used one is `invalid_grant`.
+             */
+            refresh_token?: string;
+        };
         /**
          * OAuthTokenResponse
          * @description A successful token answer, with the RFC 6749 section 5.1 field names (the service does
@@ -7403,8 +7425,8 @@ export interface components {
          *     `LaunchRefreshTokenRequest` in one flat object, because a form has no union. `grant_type`
          *     says which credential field is required: `assertion` for the JWT bearer grant,
          *     `refresh_token` for the refresh token grant; a missing one is `invalid_request`.
-         *     `target` and `return_url` follow the same rules as in the JSON body, the discriminated
-         *     `LaunchRequest`. Unknown fields are ignored.
+         *     `target` and `return_url` follow the same rules as in the JSON body, `LaunchRequest`.
+         *     Unknown fields are ignored.
          */
         LaunchForm: {
             /**
@@ -7446,7 +7468,7 @@ export interface components {
          */
         LaunchJwtBearerRequest: {
             /**
-             * @description The JWT bearer grant. (enum property replaced by openapi-typescript)
+             * @description The JWT bearer grant.
              * @enum {string}
              */
             grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -7479,7 +7501,7 @@ export interface components {
          */
         LaunchRefreshTokenRequest: {
             /**
-             * @description The refresh token grant. (enum property replaced by openapi-typescript)
+             * @description The refresh token grant.
              * @enum {string}
              */
             grant_type: "refresh_token";
@@ -7511,10 +7533,45 @@ export interface components {
         /**
          * LaunchRequest
          * @description The JSON body of `POST /auth/launch` (the form body is `LaunchForm`, with the same
-         *     fields), selected by `grant_type`: a partner-signed JWT or a refresh token, plus the app
-         *     path to open (`target`) and an optional `return_url`. Unknown fields are ignored.
+         *     fields): a partner-signed JWT (`assertion`, with `grant_type`
+         *     `urn:ietf:params:oauth:grant-type:jwt-bearer`, `LaunchJwtBearerRequest`) or a refresh
+         *     token (`refresh_token`, with `grant_type` `refresh_token`, `LaunchRefreshTokenRequest`),
+         *     plus the app path to open (`target`) and an optional `return_url`. Unknown fields are
+         *     ignored. The fields and the two grants are the service's; one object for both is designed.
          */
-        LaunchRequest: components["schemas"]["LaunchJwtBearerRequest"] | components["schemas"]["LaunchRefreshTokenRequest"];
+        LaunchRequest: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /** @description The partner-signed JWT, with the JWT bearer grant. A malformed or unverifiable JWT is `invalid_grant`. */
+            assertion?: string;
+            /**
+             * @description The refresh token, with the refresh token grant; it is consumed. Unknown, expired,
+             *     revoked or used: `invalid_grant`.
+             */
+            refresh_token?: string;
+            /**
+             * @description The app path to open, with an optional query string passed on unchanged. Allowed
+             *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target or one that is
+             *     not a string is `invalid_request`. The path's flow must be one of the credential's scopes (`/account`
+             *     needs none), otherwise `invalid_scope`.
+             */
+            target: string;
+            /**
+             * Format: uri
+             * @description Optional. Where the app sends the browser when the person finishes or leaves the
+             *     flow. An absolute `https` URL (`http` is accepted only by the sandbox and the local
+             *     server); anything else is `invalid_request`.
+             */
+            return_url?: string;
+        };
     };
     responses: {
         /**

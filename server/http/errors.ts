@@ -63,13 +63,11 @@ export function toProblem(error: unknown): Problem | undefined {
   if (e.status === 401 && /header required/.test(e.message ?? '')) return new Problem('unauthorized', 'The Authorization header is missing; send the raw API key.');
   if (e.status === 401) return new Problem('unauthorized', e.message && e.message !== 'unauthorized' ? e.message : 'Invalid API key.');
   if (e.status === 400) {
-    // A body with a discriminator (OAuthTokenRequest, LaunchRequest) is validated on its own: its paths lack /body.
-    const located = (e.errors ?? []).map((x) =>
-      x.errorCode?.endsWith('.openapi.validation') && x.path && !/^\/(body|query|path|params|headers)(\/|$)/.test(x.path) ? { ...x, path: `/body${x.path}` } : x,
-    );
-    // A schema's `if`/`then` (WalletRequest) checks a field again in the branch that applies: the
-    // branch's failure itself says nothing the field's own error does not, and a field's error is told once.
-    const errors = located.filter((x, i) => x.errorCode !== 'if.openapi.validation' && located.findIndex((y) => y.path === x.path && y.message === x.message) === i);
+    // A body's `if`/`then` (WalletRequest, the sign-in bodies) checks a field again in the branch
+    // that applies: the branch's failure says nothing the field's own error does not, and a
+    // field's error is told once.
+    const all = e.errors ?? [];
+    const errors = all.filter((x, i) => x.errorCode !== 'if.openapi.validation' && all.findIndex((y) => y.path === x.path && y.message === x.message) === i);
     const inBody = errors.filter((x) => x.path?.startsWith('/body'));
     const badEnum = errors.some((x) => x.errorCode?.startsWith('enum.'));
     if (inBody.length > 0 && inBody.length === errors.length && !badEnum) {
@@ -214,8 +212,7 @@ function renderOAuth(res: Response, req: Request, error: OAuthError) {
  */
 function oauthErrorOf(error: unknown, problem: Problem, body: unknown): OAuthError {
   const errors = (error as ValidatorError)?.errors ?? [];
-  // The body's discriminator reports an unknown grant_type against the whole body.
-  const unknownGrantType = errors.some((x) => /^'grant_type' must be equal to one of the allowed values/.test(x.message) || (x.path === '/body/grant_type' && !/required/.test(x.message)));
+  const unknownGrantType = errors.some((x) => x.path === '/body/grant_type' && !/required/.test(x.message));
   if (unknownGrantType && typeof (body as { grant_type?: unknown })?.grant_type === 'string') {
     return new OAuthError('unsupported_grant_type', `grant_type ${describeGrantType(body)} is not supported; use urn:ietf:params:oauth:grant-type:jwt-bearer or refresh_token.`);
   }

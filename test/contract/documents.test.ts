@@ -188,30 +188,35 @@ describe('fixed values', () => {
 });
 
 describe('the form bodies of /auth/token and /auth/launch', () => {
-  // A form has no union, so each form body is one flat object beside the JSON body's
-  // discriminated union; the two must not drift apart.
+  // A form has no union, and neither has the JSON body (a Kotlin client cannot build a oneOf:
+  // docs/clients.md): both are one flat object with the grants' fields, the JSON body holding
+  // each grant to its variant with if/then. The three must not drift apart.
   for (const path of ['/auth/token', '/auth/launch']) {
-    it(`${path}: the form schema has the fields of the JSON union's variants, as they are there`, () => {
+    it(`${path}: the form and JSON schemas have the fields of the grants' variants, as they are there`, () => {
       const content = joined.paths[path].post.requestBody.content;
       const form = deref(joined, content['application/x-www-form-urlencoded'].schema);
-      const union = deref(joined, content['application/json'].schema);
-      const variants: Json[] = union.oneOf.map((v: Json) => deref(joined, v));
-      expect(form.oneOf).toBeUndefined();
-      expect(form.type).toBe('object');
-      expect(form.properties.grant_type.enum).toEqual(variants.flatMap((v) => v.properties.grant_type.enum));
+      const json = deref(joined, content['application/json'].schema);
+      const variants: Json[] = [json.then, json.else.then].map((v: Json) => deref(joined, v));
+      expect(variants.map((v) => v.properties.grant_type.enum)).toEqual([[json.if.properties.grant_type.enum[0]], [json.else.if.properties.grant_type.enum[0]]]);
       const fields = new Set(variants.flatMap((v) => Object.keys(v.properties)));
-      expect(new Set(Object.keys(form.properties))).toEqual(fields);
-      for (const variant of variants) {
-        for (const [name, schema] of Object.entries<Json>(variant.properties)) {
-          if (name === 'grant_type') continue;
-          const { description: _a, ...rule } = schema;
-          const { description: _b, ...formRule } = form.properties[name];
-          expect(formRule, `${name} of ${variant.title}`).toEqual(rule);
+      for (const body of [form, json]) {
+        expect(body.oneOf).toBeUndefined();
+        expect(body.type).toBe('object');
+        expect(body.properties.grant_type.enum).toEqual(variants.flatMap((v) => v.properties.grant_type.enum));
+        expect(new Set(Object.keys(body.properties))).toEqual(fields);
+        for (const variant of variants) {
+          for (const [name, schema] of Object.entries<Json>(variant.properties)) {
+            if (name === 'grant_type') continue;
+            const { description: _a, ...rule } = schema;
+            const { description: _b, 'x-provenance': _c, ...bodyRule } = body.properties[name];
+            const { 'x-provenance': _d, ...variantRule } = rule;
+            expect(bodyRule, `${name} of ${variant.title}`).toEqual(variantRule);
+          }
         }
+        // Required in every variant, so required in the flat object; the rest is checked by grant_type.
+        const always = [...fields].filter((name) => variants.every((v) => v.required.includes(name)));
+        expect([...body.required].sort()).toEqual(always.sort());
       }
-      // Required in every variant, so required in the form; the rest is checked by grant_type.
-      const always = [...fields].filter((name) => variants.every((v) => v.required.includes(name)));
-      expect([...form.required].sort()).toEqual(always.sort());
     });
   }
 });

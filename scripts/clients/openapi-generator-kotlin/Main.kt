@@ -7,6 +7,7 @@ package smoke
 
 import com.rampexample.client.apis.OrganizationsApi
 import com.rampexample.client.apis.PricesApi
+import com.rampexample.client.apis.SignInApi
 import com.rampexample.client.apis.WalletsApi
 import com.rampexample.client.apis.WebhooksApi
 import com.rampexample.client.infrastructure.ApiClient
@@ -15,6 +16,8 @@ import com.rampexample.client.infrastructure.ClientException
 import com.rampexample.client.infrastructure.Serializer
 import com.rampexample.client.models.Blockchain
 import com.rampexample.client.models.ConflictProblem
+import com.rampexample.client.models.OAuthError
+import com.rampexample.client.models.OAuthTokenRequest
 import com.rampexample.client.models.OrderUpdatedEvent
 import com.rampexample.client.models.OrganizationType
 import com.rampexample.client.models.V1CreateOrganizationRequest
@@ -54,6 +57,22 @@ fun main() {
     val embedded = wallets.createWallet(customer.organizationId, WalletRequest(custody = WalletCustody.embedded, address = "0x" + "ab".repeat(20), blockchain = Blockchain.ethereum, signerPublicKey = signer))
     check(embedded.custody == WalletCustody.embedded && embedded.signerPublicKey == signer) { "embedded wallet $embedded" }
 
+    // Sign-in's token request, one class for both grants: an unknown refresh token is
+    // `invalid_grant`, its OAuth error decoded with the generated model. This client sends its
+    // API key on every call, sign-in's too (`security: []` notwithstanding), and sign-in refuses
+    // an Authorization header: the key is set aside for it.
+    val key = ApiClient.apiKey.remove("Authorization")!!
+    try {
+        SignInApi(base).createToken(OAuthTokenRequest(grantType = OAuthTokenRequest.GrantType.refresh_token, refreshToken = "rt_unknown"))
+        check(false) { "an unknown refresh token was exchanged" }
+    } catch (error: ClientException) {
+        val body = (error.response as ClientError<*>).body as String
+        val oauth = Serializer.moshi.adapter(OAuthError::class.java).fromJson(body)
+        check(error.statusCode == 400 && oauth?.error == OAuthError.Error.invalid_grant) { "token: ${error.statusCode} $body" }
+    } finally {
+        ApiClient.apiKey["Authorization"] = key
+    }
+
     // Token costs: public, no key.
     val cetes = PricesApi(base).listTokenCosts(null)["CETES"]
     check(cetes != null && cetes.tokenSymbol == "CETES" && cetes.currency == "MXN" && cetes.tokenCostInFiat.toDouble() > 0) { "CETES $cetes" }
@@ -80,5 +99,5 @@ fun main() {
         ?: error("delivery: empty")
     println("delivery ${delivered.event.value} ${delivered.order.id} ${delivered.order.status.value}")
 
-    println("openapi-generator kotlin: organizations, customer, its two wallets, token costs, webhook subscription and its 409, delivery ok")
+    println("openapi-generator kotlin: organizations, customer, its two wallets, a token request, token costs, webhook subscription and its 409, delivery ok")
 }

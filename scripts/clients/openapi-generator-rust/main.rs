@@ -2,8 +2,9 @@
 //! generated/openapi/ramp-clients.yaml (npm run test:clients), against a live sandbox:
 //! RAMP_BASE_URL, RAMP_API_KEY; and a signed delivery the harness received, RAMP_DELIVERY_FILE.
 use ramp_client::apis::configuration::{ApiKey, Configuration};
+use ramp_client::apis::sign_in_api::CreateTokenError;
 use ramp_client::apis::webhooks_api::CreateWebhookSubscriptionError;
-use ramp_client::apis::{organizations_api, prices_api, wallets_api, webhooks_api, Error};
+use ramp_client::apis::{organizations_api, prices_api, sign_in_api, wallets_api, webhooks_api, Error};
 use ramp_client::models;
 
 fn env(name: &str) -> String {
@@ -32,6 +33,18 @@ async fn main() {
     request.signer_public_key = Some(signer.clone());
     let embedded = wallets_api::create_wallet(&config, &customer_id, request).await.expect("an embedded wallet");
     assert!(embedded.custody == models::WalletCustody::Embedded && embedded.signer_public_key == Some(signer), "{embedded:?}");
+
+    // Sign-in's token request, one struct for both grants: an unknown refresh token is
+    // `invalid_grant`, decoded as the typed OAuth error.
+    let mut request = models::OAuthTokenRequest::new(models::o_auth_token_request::GrantType::RefreshToken);
+    request.refresh_token = Some("rt_unknown".into());
+    match sign_in_api::create_token(&public, request).await {
+        Err(Error::ResponseError(response)) => match response.entity {
+            Some(CreateTokenError::Status400(error)) => assert_eq!(error.error, models::o_auth_error::Error::InvalidGrant, "{error:?}"),
+            other => panic!("token: {} decoded as {other:?}", response.status),
+        },
+        other => panic!("an unknown refresh token answered {other:?}"),
+    }
 
     // Token costs: public, no key.
     let costs = prices_api::list_token_costs(&public, None).await.expect("token costs");
@@ -65,7 +78,7 @@ async fn main() {
     let event = serde_json::to_value(delivered.event).expect("the event name");
     println!("delivery {} {} {}", event.as_str().unwrap_or_default(), delivered.order.id, delivered.order.status);
 
-    println!("openapi-generator rust: organizations, customer, its two wallets, token costs, webhook subscription and its 409, delivery ok");
+    println!("openapi-generator rust: organizations, customer, its two wallets, a token request, token costs, webhook subscription and its 409, delivery ok");
 }
 
 /// A value unique to this run (the clock and the process), for the subscription URL.

@@ -1,10 +1,10 @@
 /**
- * The credential of a `POST /auth/token` or `POST /auth/launch` request. The JSON bodies are
- * unions discriminated by `grant_type` (OAuthTokenRequest, LaunchRequest), whose schemas
- * already require the grant's own field. The form bodies are one flat object each
- * (OAuthTokenForm, LaunchForm: a form has no union, and client generators cannot share one
- * union between a form and a JSON body), where the schema requires only `grant_type`; so
- * the grant's field is checked here, answered as the JSON schema's check is.
+ * The credential of a `POST /auth/token` or `POST /auth/launch` request. The JSON bodies
+ * (OAuthTokenRequest, LaunchRequest) require the grant's own field through their `if`/`then`
+ * on `grant_type`. The form bodies are one flat object each (OAuthTokenForm, LaunchForm:
+ * client generators cannot share one schema between a form and a JSON body), where the schema
+ * requires only `grant_type`; so the grant's field is checked here, answered as the JSON
+ * schema's check is.
  */
 import { OAuthError } from '../../shared/problems.ts';
 import { jwtBearerGrant } from './rules.ts';
