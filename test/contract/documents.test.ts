@@ -221,6 +221,27 @@ describe('the form bodies of /auth/token and /auth/launch', () => {
   }
 });
 
+describe('request bodies', () => {
+  it('hold no oneOf, anyOf or discriminator at any depth: a generated Kotlin client cannot build one (docs/clients.md)', () => {
+    /** Where a union is, as a pointer of the operation's body or of a schema it reaches. */
+    const unions = (node: unknown, at: string): string[] => {
+      if (Array.isArray(node)) return node.flatMap((item, i) => unions(item, `${at}/${i}`));
+      if (!node || typeof node !== 'object') return [];
+      const here = ['oneOf', 'anyOf', 'discriminator'].filter((key) => key in node).map((key) => `${at}/${key}`);
+      return [...here, ...Object.entries(node).flatMap(([key, value]) => unions(value, `${at}/${key}`))];
+    };
+    const found: string[] = [];
+    for (const { method, path, operation, webhook } of operationsOf(joined)) {
+      // A webhook's body is what the service sends: an answer, read by receivers.
+      if (webhook || !operation.requestBody) continue;
+      const body = deref(joined, operation.requestBody);
+      found.push(...unions(body.content, `${method.toUpperCase()} ${path}`));
+      for (const ref of reachableRefs(joined, body.content)) found.push(...unions(deref(joined, { $ref: ref }), ref));
+    }
+    expect(found).toEqual([]);
+  });
+});
+
 describe('the client-generation bundles (ramp-clients.yaml, <surface>-clients.yaml)', () => {
   const clients = loadBundle('ramp-clients');
 
