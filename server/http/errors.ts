@@ -66,8 +66,13 @@ export function toProblem(error: unknown): Problem | undefined {
     // A body's `if`/`then` (WalletRequest, the sign-in bodies) checks a field again in the branch
     // that applies: the branch's failure says nothing the field's own error does not, and a
     // field's error is told once.
-    const all = e.errors ?? [];
-    const errors = all.filter((x, i) => x.errorCode !== 'if.openapi.validation' && all.findIndex((y) => y.path === x.path && y.message === x.message) === i);
+    const told = new Set<string>();
+    const errors = (e.errors ?? []).filter((x) => {
+      const key = `${x.path} ${x.message}`;
+      if (x.errorCode === 'if.openapi.validation' || told.has(key)) return false;
+      told.add(key);
+      return true;
+    });
     const inBody = errors.filter((x) => x.path?.startsWith('/body'));
     const badEnum = errors.some((x) => x.errorCode?.startsWith('enum.'));
     if (inBody.length > 0 && inBody.length === errors.length && !badEnum) {
