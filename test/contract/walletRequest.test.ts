@@ -8,10 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { componentSchema, schemaValidator } from '../../server/shared/contractSchemas.ts';
 import { loadBundle } from '../support/documents.ts';
+import { solanaAddress } from '../support/fixtures.ts';
+import { signerKeys } from '../support/money.ts';
 
 const joined = loadBundle('ramp');
-const signerPublicKey = '036b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296';
-const external = { custody: 'external', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', blockchain: 'solana' };
+const signerPublicKey = signerKeys().compressedPublicKey;
+const external = { custody: 'external', address: solanaAddress(), blockchain: 'solana' };
 const embedded = { custody: 'embedded', address: `0x${'ab'.repeat(20)}`, blockchain: 'ethereum', signerPublicKey };
 const { address: _address, ...embeddedWithoutAddress } = embedded;
 const { signerPublicKey: _key, ...embeddedWithoutKey } = embedded;
