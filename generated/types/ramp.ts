@@ -7239,34 +7239,6 @@ export interface components {
             [key: string]: components["schemas"]["ExchangeRate"];
         };
         /**
-         * OAuthTokenForm
-         * @description The body of `POST /auth/token` as form fields (`application/x-www-form-urlencoded`, as
-         *     RFC 6749 sends it): the fields of `OAuthJwtBearerGrant` and `OAuthRefreshTokenGrant` in
-         *     one flat object, because a form has no union. `grant_type` says which other field is
-         *     required: `assertion` for the JWT bearer grant, `refresh_token` for the refresh token
-         *     grant; a missing one is `invalid_request`. The JSON body is
-         *     `OAuthTokenRequest`, with the same fields. Parameters the service does not know are
-         *     ignored (RFC 6749 section 3.2).
-         */
-        OAuthTokenForm: {
-            /**
-             * @description The grant. Any other value is `unsupported_grant_type`.
-             * @enum {string}
-             */
-            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
-            /**
-             * @description The partner-signed JWT (compact serialization), with the JWT bearer grant. It is not
-             *     pattern-checked here: a malformed or unverifiable JWT is answered with
-             *     `invalid_grant`, not a schema error.
-             */
-            assertion?: string;
-            /**
-             * @description The refresh token to exchange, with the refresh token grant. An unknown, expired,
-             *     revoked or already used one is `invalid_grant`.
-             */
-            refresh_token?: string;
-        };
-        /**
          * OAuthJwtBearerGrant
          * @description Token request with the JWT bearer grant (RFC 7523): the partner-signed JWT in
          *     `assertion`. The rules the JWT must meet are in the description of `POST /auth/token`.
@@ -7299,6 +7271,34 @@ export interface components {
              *     `invalid_grant`.
              */
             refresh_token: string;
+        };
+        /**
+         * OAuthTokenForm
+         * @description The body of `POST /auth/token` as form fields (`application/x-www-form-urlencoded`, as
+         *     RFC 6749 sends it): the fields of `OAuthJwtBearerGrant` and `OAuthRefreshTokenGrant` in
+         *     one flat object, because a form has no union. `grant_type` says which other field is
+         *     required: `assertion` for the JWT bearer grant, `refresh_token` for the refresh token
+         *     grant; a missing one is `invalid_request`. The JSON body is
+         *     `OAuthTokenRequest`, with the same fields. Parameters the service does not know are
+         *     ignored (RFC 6749 section 3.2).
+         */
+        OAuthTokenForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /**
+             * @description The partner-signed JWT (compact serialization), with the JWT bearer grant. It is not
+             *     pattern-checked here: a malformed or unverifiable JWT is answered with
+             *     `invalid_grant`, not a schema error.
+             */
+            assertion?: string;
+            /**
+             * @description The refresh token to exchange, with the refresh token grant. An unknown, expired,
+             *     revoked or already used one is `invalid_grant`.
+             */
+            refresh_token?: string;
         };
         /**
          * OAuthTokenRequest
@@ -7419,49 +7419,6 @@ export interface components {
             error_description: string;
         };
         /**
-         * LaunchForm
-         * @description The body of `POST /auth/launch` as form fields (`application/x-www-form-urlencoded`, what
-         *     an HTML form posts): the fields of `LaunchJwtBearerRequest` and
-         *     `LaunchRefreshTokenRequest` in one flat object, because a form has no union. `grant_type`
-         *     says which credential field is required: `assertion` for the JWT bearer grant,
-         *     `refresh_token` for the refresh token grant; a missing one is `invalid_request`.
-         *     `target` and `return_url` follow the same rules as in the JSON body, `LaunchRequest`.
-         *     Unknown fields are ignored.
-         */
-        LaunchForm: {
-            /**
-             * @description The grant. Any other value is `unsupported_grant_type`.
-             * @enum {string}
-             */
-            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
-            /** @description The partner-signed JWT, with the JWT bearer grant. A malformed or unverifiable JWT is `invalid_grant`. */
-            assertion?: string;
-            /**
-             * @description The refresh token, with the refresh token grant; it is consumed. Unknown, expired,
-             *     revoked or used: `invalid_grant`.
-             */
-            refresh_token?: string;
-            /**
-             * @description The app path to open, with an optional query string passed on unchanged. Allowed
-             *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
-             *     exactly, on the application host, at most 2048 characters with the query, without a
-             *     fragment, spaces or control characters. Every other target, whatever its shape (an
-             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
-             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
-             *     which is why the schema has no pattern and no length; a missing target is
-             *     `invalid_request`. The path's flow must be one of the credential's scopes (`/account`
-             *     needs none), otherwise `invalid_scope`.
-             */
-            target: string;
-            /**
-             * Format: uri
-             * @description Optional. Where the app sends the browser when the person finishes or leaves the
-             *     flow. An absolute `https` URL (`http` is accepted only by the sandbox and the local
-             *     server); anything else is `invalid_request`.
-             */
-            return_url?: string;
-        };
-        /**
          * LaunchJwtBearerRequest
          * @description Launch with a partner-signed JWT. The JWT meets the same rules as for `POST /auth/token`
          *     (its `aud` is also `{base_url}/auth/token`).
@@ -7520,6 +7477,49 @@ export interface components {
              *     which is why the schema has no pattern and no length; a missing target or one that is
              *     not a string is `invalid_request`. The path's flow must be one of the refresh token's scopes
              *     (`/account` needs none), otherwise `invalid_scope`.
+             */
+            target: string;
+            /**
+             * Format: uri
+             * @description Optional. Where the app sends the browser when the person finishes or leaves the
+             *     flow. An absolute `https` URL (`http` is accepted only by the sandbox and the local
+             *     server); anything else is `invalid_request`.
+             */
+            return_url?: string;
+        };
+        /**
+         * LaunchForm
+         * @description The body of `POST /auth/launch` as form fields (`application/x-www-form-urlencoded`, what
+         *     an HTML form posts): the fields of `LaunchJwtBearerRequest` and
+         *     `LaunchRefreshTokenRequest` in one flat object, because a form has no union. `grant_type`
+         *     says which credential field is required: `assertion` for the JWT bearer grant,
+         *     `refresh_token` for the refresh token grant; a missing one is `invalid_request`.
+         *     `target` and `return_url` follow the same rules as in the JSON body, `LaunchRequest`.
+         *     Unknown fields are ignored.
+         */
+        LaunchForm: {
+            /**
+             * @description The grant. Any other value is `unsupported_grant_type`.
+             * @enum {string}
+             */
+            grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer" | "refresh_token";
+            /** @description The partner-signed JWT, with the JWT bearer grant. A malformed or unverifiable JWT is `invalid_grant`. */
+            assertion?: string;
+            /**
+             * @description The refresh token, with the refresh token grant; it is consumed. Unknown, expired,
+             *     revoked or used: `invalid_grant`.
+             */
+            refresh_token?: string;
+            /**
+             * @description The app path to open, with an optional query string passed on unchanged. Allowed
+             *     paths (designed): `/kyc`, `/kyb`, `/onramp`, `/offramp`, `/swap`, `/account`, matched
+             *     exactly, on the application host, at most 2048 characters with the query, without a
+             *     fragment, spaces or control characters. Every other target, whatever its shape (an
+             *     absolute URL, even one on the application host, `//host/…`, `javascript:…`, a path
+             *     without its `/`, an empty string, too long), is answered with `invalid_target`,
+             *     which is why the schema has no pattern and no length; a missing target is
+             *     `invalid_request`. The path's flow must be one of the credential's scopes (`/account`
+             *     needs none), otherwise `invalid_scope`.
              */
             target: string;
             /**
@@ -8276,16 +8276,16 @@ export type SchemaRestrictedCountryList = components['schemas']['RestrictedCount
 export type SchemaExchangeRateSource = components['schemas']['ExchangeRateSource'];
 export type SchemaExchangeRate = components['schemas']['ExchangeRate'];
 export type SchemaExchangeRateMap = components['schemas']['ExchangeRateMap'];
-export type SchemaOAuthTokenForm = components['schemas']['OAuthTokenForm'];
 export type SchemaOAuthJwtBearerGrant = components['schemas']['OAuthJwtBearerGrant'];
 export type SchemaOAuthRefreshTokenGrant = components['schemas']['OAuthRefreshTokenGrant'];
+export type SchemaOAuthTokenForm = components['schemas']['OAuthTokenForm'];
 export type SchemaOAuthTokenRequest = components['schemas']['OAuthTokenRequest'];
 export type SchemaOAuthTokenResponse = components['schemas']['OAuthTokenResponse'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
 export type SchemaOAuthUnavailableError = components['schemas']['OAuthUnavailableError'];
-export type SchemaLaunchForm = components['schemas']['LaunchForm'];
 export type SchemaLaunchJwtBearerRequest = components['schemas']['LaunchJwtBearerRequest'];
 export type SchemaLaunchRefreshTokenRequest = components['schemas']['LaunchRefreshTokenRequest'];
+export type SchemaLaunchForm = components['schemas']['LaunchForm'];
 export type SchemaLaunchRequest = components['schemas']['LaunchRequest'];
 export type ResponseV1Unauthorized = components['responses']['V1Unauthorized'];
 export type ResponseV1UnsupportedMediaType = components['responses']['V1UnsupportedMediaType'];

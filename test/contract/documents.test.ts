@@ -189,16 +189,19 @@ describe('fixed values', () => {
 
 describe('the form bodies of /auth/token and /auth/launch', () => {
   // A form has no union, and neither has the JSON body (a Kotlin client cannot build a oneOf:
-  // docs/clients.md): both are one flat object with the grants' fields, the JSON body holding
-  // each grant to its variant with if/then. The three must not drift apart.
+  // docs/clients.md): both are one flat object with the grants' fields, each holding every
+  // grant to its variant with the same if/then, so both are answered alike. The three must not
+  // drift apart.
   for (const path of ['/auth/token', '/auth/launch']) {
-    it(`${path}: the form and JSON schemas have the fields of the grants' variants, as they are there`, () => {
+    it(`${path}: the form and JSON schemas have the fields of the grants' variants, as they are there, and the same branches`, () => {
       const content = joined.paths[path].post.requestBody.content;
       const form = deref(joined, content['application/x-www-form-urlencoded'].schema);
       const json = deref(joined, content['application/json'].schema);
       const variants: Json[] = [json.then, json.else.then].map((v: Json) => deref(joined, v));
       expect(variants.map((v) => v.properties.grant_type.enum)).toEqual([[json.if.properties.grant_type.enum[0]], [json.else.if.properties.grant_type.enum[0]]]);
       const fields = new Set(variants.flatMap((v) => Object.keys(v.properties)));
+      const branches = ({ if: when, then, else: otherwise }: Json) => ({ if: when, then, else: otherwise });
+      expect(branches(form)).toEqual(branches(json));
       for (const body of [form, json]) {
         expect(body.oneOf).toBeUndefined();
         expect(body.type).toBe('object');

@@ -341,6 +341,15 @@ describe('POST /auth/token: malformed requests', () => {
       expectOAuthError(await server.sendRaw('POST', '/auth/token', await request()), error);
     });
   }
+
+  it("tells a missing grant field in the same words in a form and in JSON", async () => {
+    for (const [fields, name] of [[{ grant_type: jwtBearer }, 'assertion'], [{ grant_type: 'refresh_token' }, 'refresh_token']] as const) {
+      const asForm = expectOAuthError(await server.sendRaw('POST', '/auth/token', form(fields)), 'invalid_request');
+      const asJson = expectOAuthError(await server.sendRaw('POST', '/auth/token', { key: null, body: fields }), 'invalid_request');
+      expect(asForm.error_description).toBe(`The ${name} parameter is required.`);
+      expect(asJson.error_description).toBe(asForm.error_description);
+    }
+  });
 });
 
 describe('refresh tokens', () => {

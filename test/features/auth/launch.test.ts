@@ -160,12 +160,24 @@ describe('POST /auth/launch', () => {
     ['a JWT whose aud also names another audience', async () => launch({ grant_type: jwtBearer, assertion: await partner.sign({ aud: ['https://evil.example', partner.audience] }), target: '/kyc' }), 'invalid_grant'],
     ['an unknown grant_type', async () => launchRaw({ grant_type: 'password', target: '/kyc' }), 'unsupported_grant_type'],
     ['no target', async () => launchRaw({ grant_type: jwtBearer, assertion: await partner.sign() }), 'invalid_request'],
-    // The form body is flat (LaunchForm): the grant's own field is checked by the server.
     ['no assertion', async () => launchRaw({ grant_type: jwtBearer, target: '/kyc' }), 'invalid_request'],
     ['no refresh_token', async () => launchRaw({ grant_type: 'refresh_token', target: '/kyc' }), 'invalid_request'],
     ['a javascript: return_url', async () => launch({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/kyc', return_url: 'javascript:alert(1)' }), 'invalid_request'],
     ['an unknown refresh token', async () => launch({ grant_type: 'refresh_token', refresh_token: 'rt_nope', target: '/kyc' }), 'invalid_grant'],
   ];
+  it("asks for the grant's own field of a form as of a JSON body, before reading the target", async () => {
+    for (const [fields, name] of [[{ grant_type: jwtBearer }, 'assertion'], [{ grant_type: 'refresh_token' }, 'refresh_token']] as const) {
+      // A target no launch may open: the missing credential is told first, in both media types.
+      const body = { ...fields, target: 'https://evil.example/kyc' };
+      const pages = [await launchRaw(body), await launchJson(body)];
+      for (const page of pages) {
+        expect(page.status).toBe(400);
+        expect(oauthError(page.text_)).toBe('invalid_request');
+        expect(page.text_).toContain(`<span id="error_description">The ${name} parameter is required.</span>`);
+      }
+    }
+  });
+
   for (const [what, send, error] of failures) {
     it(`answers ${what} with a 400 page naming ${error}, and no cookie`, async () => {
       const response = await send();
