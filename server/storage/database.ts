@@ -10,6 +10,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteState
 import type { PoolClient } from 'pg';
 import { DatabaseHealth, type AvailabilityChange } from './health.ts';
 import { migrations } from './migrations/index.ts';
+import { SqliteLimitsPlugin } from './sqliteLimits.ts';
 import type { Tables } from './tables.ts';
 
 export type Db = Kysely<Tables>;
@@ -82,7 +83,7 @@ function openSqlite(dataDir: string, health: DatabaseHealth): Storage {
     statements.set(sql, prepared);
     return prepared.rows;
   };
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }), plugins: [new SqliteLimitsPlugin()] });
   return { db, engine: 'sqlite', health, close: () => db.destroy() };
 }
 

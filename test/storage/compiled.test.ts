@@ -4,6 +4,7 @@
  * query Kysely builds afresh would, whatever the values of the call.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { insertCompiled, runCompiled } from '../../server/storage/compiled.ts';
 import { inTransaction } from '../../server/storage/positions.ts';
@@ -41,5 +42,29 @@ describe('compiled queries', () => {
   it('refuses parameters that do not fit the query', async () => {
     const { db } = opened.storage;
     await expect(runCompiled(db, 'test wrong parameters', () => db.selectFrom('organizations').select('id').where('id', '=', 'x'), [])).rejects.toThrow(/takes 1 values, not 0/);
+  });
+});
+
+describe('a limit and an offset', () => {
+  const opened = openedTestStorage();
+
+  it('answer each call its own page through one compiled query; on SQLite they are computed when the statement runs (storage/sqliteLimits.ts)', async () => {
+    const { db, engine } = opened.storage;
+    const parent = randomUUID();
+    await db.insertInto('organizations').values(organization(parent, null, at)).execute();
+    const children = Array.from({ length: 5 }, (_, i) => ({ ...organization(randomUUID(), parent, at), display_name: `Org ${i}` }));
+    await db.insertInto('organizations').values(children).execute();
+    const build = (size: number, skip: number) => db.selectFrom('organizations').select('display_name').where('parent_id', '=', parent).orderBy('display_name').limit(size).offset(skip);
+    const page = async (size: number, skip: number) => (await runCompiled(db, 'test organizations page', () => build(size, skip), [parent, size, skip])).map((r) => r.display_name);
+    expect(await page(2, 0)).toEqual(['Org 0', 'Org 1']);
+    expect(await page(2, 2)).toEqual(['Org 2', 'Org 3']);
+    expect(await page(3, 3)).toEqual(['Org 3', 'Org 4']);
+    expect(await page(1, 5)).toEqual([]);
+    // A bound LIMIT or OFFSET would make SQLite prepare the kept statement again on every run.
+    const { sql: text, parameters } = build(2, 0).compile();
+    expect(parameters).toEqual([parent, 2, 0]);
+    if (engine === 'sqlite') expect(text).toMatch(/ limit \? \+ 0 offset \? \+ 0$/);
+    // A literal is already one plan.
+    expect(db.selectFrom('organizations').select('id').limit(sql.lit(1)).compile().sql).toMatch(/ limit 1$/);
   });
 });
