@@ -7,7 +7,7 @@
  * It serves the floor "≥ 2× Prism mock on every throughput scenario" for quote + order,
  * whose createOrder looks its wallet up with a limit (bench/README.md, the audit).
  */
-import { BinaryOperationNode, LimitNode, OffsetNode, OperationNodeTransformer, OperatorNode, ValueNode, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import { BinaryOperationNode, LimitNode, OffsetNode, OperationNodeTransformer, OperatorNode, SelectQueryNode, ValueNode, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 
 class ComputedLimits extends OperationNodeTransformer {
   protected override transformLimit(node: LimitNode): LimitNode {
@@ -28,8 +28,9 @@ function computed(node: OperationNode): OperationNode {
 export class SqliteLimitsPlugin implements KyselyPlugin {
   readonly #transformer = new ComputedLimits();
 
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    // Only a select with a limit or an offset is rebuilt; every other query passes as it is.
+    return SelectQueryNode.is(node) && (node.limit || node.offset) ? this.#transformer.transformNode(node) : node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
