@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapSeedKey } from '../../../server/features/apiKeys/bootstrap.ts';
 import { formatApiKey, newKeyId } from '../../../server/features/apiKeys/rules.ts';
 import { expectStatus, type RawRequest, type RequestBody } from '../../support/api.ts';
+import { loadBundle } from '../../support/documents.ts';
 import { expectOAuthError, expectProblem } from '../../support/errors.ts';
 import { contractJwk, htmlPage, jwtBearer, launchSession, newKey, Partner, rawJwt, requestToken } from '../../support/partner.ts';
 import type { Schema } from '../../../client/index.ts';
@@ -350,6 +351,39 @@ describe('POST /auth/token: malformed requests', () => {
       expect(asJson.error_description).toBe(asForm.error_description);
     }
   });
+});
+
+describe('POST /auth/token: the 400 examples of the reference', () => {
+  // A partner reads these in the reference: each is what the sandbox answers, word for word.
+  const examples = loadBundle('auth').paths['/auth/token'].post.responses['400'].content['application/json'].examples as Record<string, { value: Schema<'OAuthError'> }>;
+  const form = (fields: Record<string, string>): RawRequest => ({ key: null, raw: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  const expiredAt = Date.parse('2026-05-14T16:36:07Z') / 1000;
+  const answers: Record<string, () => Promise<Parameters<typeof expectOAuthError>[0]>> = {
+    InvalidRequest: () => server.sendRaw('POST', '/auth/token', form({ grant_type: jwtBearer })),
+    InvalidGrant: async () => exchange(await partner.sign({ iat: expiredAt - 240, exp: expiredAt })),
+    InvalidGrantReusedRefreshToken: async () => {
+      const { refresh_token: used } = await signIn(await partner.sign());
+      expectStatus(await refresh(used), 200);
+      return refresh(used);
+    },
+    InvalidGrantBusinessSubject: async () => exchange(await partner.sign({ sub: server.partnerId })),
+    InvalidScope: async () => exchange(await partner.sign({ scope: 'kyc payouts' })),
+    UnsupportedGrantType: () => server.sendRaw('POST', '/auth/token', form({ grant_type: 'password', username: 'ana' })),
+  };
+
+  beforeAll(async () => {
+    await partner.register();
+  });
+
+  it('has a request here for every example', () => {
+    expect(Object.keys(answers).sort()).toEqual(Object.keys(examples).sort());
+  });
+  for (const [name, answer] of Object.entries(answers)) {
+    it(`${name}: answers the example`, async () => {
+      const { value } = examples[name]!;
+      expect(expectOAuthError(await answer(), value.error)).toEqual(value);
+    });
+  }
 });
 
 describe('refresh tokens', () => {
