@@ -12,10 +12,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bodyLimit } from '../../server/app.ts';
 import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
 import { surfaceOf } from '../../server/shared/contract.ts';
-import { deref, type Json } from '../support/documents.ts';
+import { deref, loadBundle, type Json } from '../support/documents.ts';
 import { expectStatus, type RawAnswer } from '../support/api.ts';
 import { startServerBehindLink } from '../support/databaseLink.ts';
 import { expectPlainError, expectProblem, expectSomeProblem, expectV1ValidationError } from '../support/errors.ts';
+import { errorPageParts } from '../support/partner.ts';
 import { rawRequest } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { waitBudget } from '../support/wait.ts';
@@ -371,6 +372,7 @@ describe.skipIf(!process.env.DATABASE_URL)('503 while the database is unreachabl
     const { server, link } = behind!;
     link.cut();
     const unavailable: string[] = [];
+    const answered = new Map<string, string>();
     for (const o of contract.operations) {
       const headers = { ...(exampleBody(o) ? json : {}), ...reachingTheDatabase(o) };
       const response = await server.sendRaw(o.method.toUpperCase(), pathOf(o, server), { headers, raw: exampleBody(o), ...(o.isPublic ? { key: null } : {}) });
@@ -382,7 +384,15 @@ describe.skipIf(!process.env.DATABASE_URL)('503 while the database is unreachabl
       expectFormat(o, response, where);
       expect(response.headers.get('retry-after'), where).toBe('1');
       unavailable.push(o.operationId);
+      answered.set(o.operationId, response.text_);
     }
+    // Sign-in answers what its reference shows, word for word (its 400s: test/features/auth).
+    const auth = loadBundle('auth').paths;
+    const tokenExample = auth['/auth/token'].post.responses['503'].content['application/json'].examples.DatabaseUnavailable.value;
+    expect(JSON.parse(answered.get('createToken')!)).toEqual(tokenExample);
+    const pageExample = auth['/auth/launch'].post.responses['503'].content['text/html'].examples.DatabaseUnavailable.value;
+    expect(errorPageParts(pageExample).description).toBeDefined();
+    expect(errorPageParts(answered.get('launchSession')!)).toEqual(errorPageParts(pageExample));
     // Sign-in, the app pages and readiness meet it too; the lookups and the launch page never read the database.
     expect(unavailable).toEqual(expect.arrayContaining(['createToken', 'launchSession', 'getKycPage', 'getAccountPage', 'getHealth']));
     expect(unavailable).not.toContain('listCountryCodes');

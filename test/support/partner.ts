@@ -130,6 +130,16 @@ export function htmlPage(answer: { data?: string; error?: string; response: Resp
   return Object.assign(answer.response, { text_: answer.data ?? answer.error ?? '' });
 }
 
+/**
+ * What a program reads on a sign-in error page (http/pages.ts `launchErrorPage`): the code in
+ * the `oauth-error` meta tag and in `#error`, and `#error_description`.
+ */
+export const errorPageParts = (html: string) => ({
+  meta: /<meta name="oauth-error" content="([a-z_]+)">/.exec(html)?.[1],
+  error: /<code id="error">([^<]*)<\/code>/.exec(html)?.[1],
+  description: /<span id="error_description">([^<]*)<\/span>/.exec(html)?.[1],
+});
+
 /** The session cookie a launch set (`ramp_session=…`), as a browser sends it back. */
 export const sessionCookie = (answer: { response: Response }) => answer.response.headers.get('set-cookie')?.split(';')[0];
 

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components, paths } from '../../../client/index.ts';
 import { loadContract } from '../../../server/shared/contract.ts';
 import { expectStatus, type RequestBody } from '../../support/api.ts';
+import { loadBundle } from '../../support/documents.ts';
 import { expectOAuthError } from '../../support/errors.ts';
-import { htmlPage, jwtBearer, launchSession, Partner, requestToken } from '../../support/partner.ts';
+import { errorPageParts, htmlPage, jwtBearer, launchSession, Partner, requestToken } from '../../support/partner.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 
 let server: TestServer;
@@ -60,6 +61,9 @@ const open = async (path: AppPage, cookie?: string, query?: Record<string, strin
 const launchPage = async (origin?: string, on: TestServer = server) =>
   htmlPage(await on.as(null).GET('/auth/launch', { params: { query: origin === undefined ? {} : { origin } }, parseAs: 'text' }));
 const oauthError = (html: string) => /<meta name="oauth-error" content="([a-z_]+)">/.exec(html)?.[1];
+/** The HTML examples of one answer of /auth/launch in the reference. */
+const pageExamples = (method: 'get' | 'post', status: string) =>
+  loadBundle('auth').paths['/auth/launch'][method].responses[status].content['text/html'].examples as Record<string, { value: string }>;
 
 describe('POST /auth/launch', () => {
   it('signs in, sets the Lax session cookie and sends the browser to the target', async () => {
@@ -175,6 +179,21 @@ describe('POST /auth/launch', () => {
         expect(oauthError(page.text_)).toBe('invalid_request');
         expect(page.text_).toContain(`<span id="error_description">The ${name} parameter is required.</span>`);
       }
+    }
+  });
+
+  it("answers each 400 example of the reference with the same code and description", async () => {
+    const examples = pageExamples('post', '400');
+    const expiredAt = Date.parse('2026-05-14T16:36:07Z') / 1000;
+    const pages: Record<string, () => Promise<Page>> = {
+      InvalidTarget: async () => launch({ grant_type: jwtBearer, assertion: await partner.sign(), target: '/settings' }),
+      InvalidGrant: async () => launch({ grant_type: jwtBearer, assertion: await partner.sign({ iat: expiredAt - 240, exp: expiredAt }), target: '/kyc' }),
+    };
+    expect(Object.keys(pages).sort()).toEqual(Object.keys(examples).sort());
+    for (const [name, page] of Object.entries(pages)) {
+      const example = errorPageParts(examples[name]!.value);
+      expect(example.description, name).toBeDefined();
+      expect(errorPageParts((await page()).text_), name).toEqual(example);
     }
   });
 
@@ -413,6 +432,14 @@ describe('GET /auth/launch in production', () => {
   });
 
   it('answers the invalid_request page for an origin that is not one', refusesEveryNotOrigin(() => production));
+
+  it("answers the 400 example of the reference with the same code and description", async () => {
+    const { MissingOrigin, ...others } = pageExamples('get', '400');
+    expect(Object.keys(others)).toEqual([]);
+    const example = errorPageParts(MissingOrigin!.value);
+    expect(example.description).toBeDefined();
+    expect(errorPageParts((await launchPage(undefined, production)).text_)).toEqual(example);
+  });
 
   it('takes an https origin only', async () => {
     expect((await launchPage('https://partner.example:8443', production)).status).toBe(200);
