@@ -12,7 +12,7 @@ import { limitReads } from './features/rateLimits/useCases.ts';
 import type { Handler, Handlers, ServedOperationId } from './handlers/types.ts';
 import type { Caller } from './features/organizations/scope.ts';
 import { Problem, validationError } from './shared/problems.ts';
-import { integerQueryNames, refusedParameters, refusedValue } from './shared/requestLimits.ts';
+import { bodyLimitBytes, integerQueryNames, refusedParameters, refusedValue } from './shared/requestLimits.ts';
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { StoredBody, StoredPage } from './shared/storedBodies.ts';
@@ -25,7 +25,6 @@ import { requestRecorder } from './features/requestLog/recorder.ts';
 import { isDateTime } from './shared/dateTime.ts';
 import { canonicalUuid, isUuid } from './shared/uuid.ts';
 
-export const bodyLimit = '256kb';
 
 export function createApp(services: Services, handlers: Handlers) {
   const { contract, config, storage, logger } = services;
@@ -91,8 +90,8 @@ function bodyParsing(): RequestHandler {
       }
       next();
     },
-    express.json({ limit: bodyLimit, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ extended: false, limit: bodyLimit }),
+    express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ extended: false, limit: bodyLimitBytes }),
     // Every string of the body, JSON or form, and every array's length (shared/requestLimits.ts).
     (req, _res, next) => {
       const refused = refusedValue(req.body);

@@ -7755,7 +7755,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["NotFoundProblem"];
             };
         };
-        /** @description `payload-too-large`: The request body is too large. */
+        /** @description `payload-too-large`: The request body is over 256 KiB, JSON or form. *designed* */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { surfaceOf, type Contract, type ProblemType, type Surface } from '../shared/contract.ts';
 import { invalidRequestPage, launchErrorPage, pageHeaders, unavailablePage, type OAuthUnavailableCode } from './pages.ts';
 import { HtmlPageError, OAuthError, Problem, type FieldError } from '../shared/problems.ts';
+import { bodyLimitBytes } from '../shared/requestLimits.ts';
 import { retryAfterSeconds, type DatabaseHealth } from '../storage/health.ts';
 
 /** On a request whose failure was wrapped by the validator: the error to log. */
@@ -46,18 +47,29 @@ interface ValidatorError {
   type?: string;
 }
 
+/** What a refusal names of its request. */
+export interface RefusedRequest {
+  method: string;
+  path: string;
+  headers: { 'content-type'?: string | undefined };
+}
+
 /** Turns a validator or body-parser error into our problem; undefined when it is neither. */
-export function toProblem(error: unknown): Problem | undefined {
+export function toProblem(error: unknown, req: RefusedRequest): Problem | undefined {
   if (error instanceof Problem) return error;
   const e = error as ValidatorError;
   if (!e || typeof e !== 'object' || typeof e.status !== 'number') return undefined;
   if (e.type === 'entity.parse.failed') return new Problem('invalid-request', `The body is not valid JSON: ${e.message ?? ''}`.trim());
-  if (e.type === 'entity.too.large' || e.status === 413) return new Problem('payload-too-large', 'The request body is too large.');
+  if (e.type === 'entity.too.large' || e.status === 413) return new Problem('payload-too-large', `The request body exceeds ${bodyLimitBytes / 1024} KiB.`);
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new Problem('unsupported-media-type', e.message ?? 'Unsupported encoding.');
-  if (e.status === 415) return new Problem('unsupported-media-type', e.message ?? 'Unsupported media type.');
+  if (e.status === 415) {
+    // The v1 and v2 bodies are JSON; sign-in, which also takes a form, says so itself (oauthErrorOf).
+    const type = req.headers['content-type']?.split(';')[0]?.trim();
+    return new Problem('unsupported-media-type', `${type ? `Content-Type ${type}` : 'A body without a Content-Type'} is not accepted; send application/json.`);
+  }
   if (e.status === 405) {
     const allow = e.headers?.Allow ?? e.headers?.allow;
-    return new Problem('method-not-allowed', e.message ?? 'Method not allowed.', {}, allow ? { Allow: allow } : {});
+    return new Problem('method-not-allowed', `${req.method} is not allowed on ${req.path}.`, {}, allow ? { Allow: allow } : {});
   }
   // The validator checks the header's presence before our handler sees the request.
   if (e.status === 401 && /header required/.test(e.message ?? '')) return new Problem('unauthorized', 'The Authorization header is missing; send the raw API key.');
@@ -133,7 +145,7 @@ export function errorHandler(contract: Contract, logger: Logger, health: Pick<Da
       return {};
     }
     const cause = (req as Request & { [internalCause]?: unknown })[internalCause] ?? error;
-    const problem = toProblem(error) ?? (health.failed(cause) ? unavailable() : internalError());
+    const problem = toProblem(error, req) ?? (health.failed(cause) ? unavailable() : internalError());
     const instance = `urn:uuid:${randomUUID()}`;
     if (problem.slug === 'internal-error') {
       logger.error({ err: cause, instance, method: req.method, path: req.path }, 'internal error');

@@ -13,7 +13,7 @@
  * refuses a NUL in a header with a 400 before the app, and a header value is Latin-1 text,
  * which has no surrogates.
  *
- * Shape. The body is already bounded in bytes (256 kB), but checking a long array against the
+ * Shape. The body is already bounded in bytes (`bodyLimitBytes`), but checking a long array against the
  * contract costs more than linear time (every item's errors are gathered), so one 96 kB body
  * of empty objects could hold the process for minutes. The longest list the contract takes
  * has 20 items.
@@ -22,6 +22,9 @@ import { escapeSegment } from './jsonPointer.ts';
 import { Problem, type FieldError } from './problems.ts';
 
 export const maxArrayItems = 100;
+
+/** The largest request body, JSON or form: no request of the contract comes near it (PayloadTooLarge.yaml). */
+export const bodyLimitBytes = 256 * 1024;
 
 /** Why a string is refused (`<field> <reason>` reads as a sentence), or undefined when it is accepted. */
 export function refusedText(text: string): string | undefined {

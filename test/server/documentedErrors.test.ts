@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bodyLimit } from '../../server/app.ts';
+import { bodyLimitBytes } from '../../server/shared/requestLimits.ts';
 import { loadContract, type ContractOperation } from '../../server/shared/contract.ts';
 import { surfaceOf } from '../../server/shared/contract.ts';
 import { deref, loadBundle, type Json } from '../support/documents.ts';
@@ -54,7 +54,7 @@ const cases: {
   { status: 401, cause: 'no API key', applies: (o) => !o.isPublic, request: () => ({ key: null }) },
   { status: 400, cause: 'a JSON body that does not parse', applies: takesJson, request: () => ({ headers: json, raw: '{"unfinished": ' }) },
   { status: 415, cause: 'a text/plain body', applies: (o) => requestBodyOf(o) !== undefined, request: () => ({ headers: { 'Content-Type': 'text/plain' }, raw: 'plain text' }) },
-  { status: 413, cause: `a JSON body over ${bodyLimit}`, applies: takesJson, request: () => ({ headers: json, raw: JSON.stringify({ padding: 'x'.repeat(300 * 1024) }) }) },
+  { status: 413, cause: `a JSON body over ${bodyLimitBytes / 1024} KiB`, applies: takesJson, request: () => ({ headers: json, raw: JSON.stringify({ padding: 'x'.repeat(bodyLimitBytes) }) }) },
   {
     status: 404,
     cause: 'ids that name nothing',

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { loadContract } from '../../server/shared/contract.ts';
+import { bodyLimitBytes } from '../../server/shared/requestLimits.ts';
+import { loadBundle } from '../support/documents.ts';
 import { expectStatus, type Api, type RawRequest, type RequestBody } from '../support/api.ts';
 import { expectOAuthError, expectPlainError, expectProblem } from '../support/errors.ts';
 import { rowCounts } from '../support/organizations.ts';
@@ -119,6 +121,27 @@ describe('errors', () => {
     const text = await server.sendRaw('POST', '/webhook_subscription', { raw: 'url=https://example.com', headers: { 'Content-Type': 'text/plain' } });
     expectProblem(text, 415, 'unsupported-media-type');
     expectPlainError(await server.sendRaw('POST', '/ramp/customers', { raw: '{}', headers: { 'Content-Type': 'text/plain' } }), 415);
+  });
+
+  it('answers the generic refusals in the words of their examples in the reference', async () => {
+    // Every operation refers to these answers (components/responses): what a partner reads there is what the sandbox says.
+    const { responses } = loadBundle('ramp').components;
+    const exampleOf = (name: string, media = 'application/problem+json') => Object.values<{ value: Record<string, unknown> }>(responses[name].content[media].examples)[0]!.value;
+    const problem = ({ instance: _, ...rest }: Record<string, unknown>) => rest;
+    const notAllowed = exampleOf('MethodNotAllowed');
+    const path = /on (\/\S+)\.$/.exec(String(notAllowed.detail))![1]!;
+    const refusals: [string, RawRequest & { method: string; path: string }][] = [
+      ['Unauthorized', { method: 'GET', path: '/orders', key: 'api_sand:not-a-key' }],
+      ['MethodNotAllowed', { method: 'PATCH', path }],
+      ['UnsupportedMediaType', { method: 'POST', path: '/webhook_subscription', raw: 'url=https://example.com', headers: { 'Content-Type': 'text/plain' } }],
+      ['PayloadTooLarge', { method: 'POST', path: '/webhook_subscription', raw: JSON.stringify({ pad: 'x'.repeat(bodyLimitBytes) }), headers: json }],
+    ];
+    for (const [name, { method, path: at, ...request }] of refusals) {
+      const answer = await server.sendRaw(method, at, request);
+      expect(problem(answer.json_ as Record<string, unknown>), name).toEqual(problem(exampleOf(name)));
+    }
+    const v1 = await server.sendRaw('POST', '/ramp/customers', { raw: '{}', headers: { 'Content-Type': 'text/plain' } });
+    expect(v1.json_).toEqual(exampleOf('V1UnsupportedMediaType', 'application/json'));
   });
 
   it('a path that matches no endpoint: a bare 404, with or without a key', async () => {
