@@ -52,6 +52,12 @@ const signIn = async (assertion: string) => expectStatus(await exchange(assertio
 const issuer = (key: string = server.key) => server.as(key).GET('/jwt_issuer');
 const organization = (organizationId: string) => server.api.GET('/organization/{organizationId}', { params: { path: { organizationId } } });
 const now = () => Math.floor(Date.now() / 1000);
+/** A token request as form fields (or a raw form), with no key: as sent, whatever the contract says of it. */
+const form = (fields: Record<string, string> | string, headers: Record<string, string> = {}): RawRequest => ({
+  key: null,
+  raw: typeof fields === 'string' ? fields : new URLSearchParams(fields).toString(),
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+});
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -320,12 +326,7 @@ describe('POST /auth/token with a partner JWT', () => {
 });
 
 describe('POST /auth/token: malformed requests', () => {
-  // Requests the contract refuses, so sent as they are.
-  const form = (fields: Record<string, string> | string, headers: Record<string, string> = {}): RawRequest => ({
-    key: null,
-    raw: typeof fields === 'string' ? fields : new URLSearchParams(fields).toString(),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
-  });
+  // Requests the contract refuses, so sent as they are (form).
   const cases: [string, () => Promise<RawRequest>, Schema<'OAuthError'>['error']][] = [
     ['an unknown grant_type', async () => form({ grant_type: 'password', username: 'ana' }), 'unsupported_grant_type'],
     ['an unknown grant_type in JSON', async () => ({ key: null, body: { grant_type: 'client_credentials' } }), 'unsupported_grant_type'],
@@ -356,7 +357,6 @@ describe('POST /auth/token: malformed requests', () => {
 describe('POST /auth/token: the 400 examples of the reference', () => {
   // A partner reads these in the reference: each is what the sandbox answers, word for word.
   const examples = loadBundle('auth').paths['/auth/token'].post.responses['400'].content['application/json'].examples as Record<string, { value: Schema<'OAuthError'> }>;
-  const form = (fields: Record<string, string>): RawRequest => ({ key: null, raw: new URLSearchParams(fields).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
   const expiredAt = Date.parse('2026-05-14T16:36:07Z') / 1000;
   const answers: Record<string, () => Promise<Parameters<typeof expectOAuthError>[0]>> = {
     InvalidRequest: () => server.sendRaw('POST', '/auth/token', form({ grant_type: jwtBearer })),
