@@ -64,12 +64,14 @@ export function toProblem(error: unknown, req: RefusedRequest): Problem | undefi
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new Problem('unsupported-media-type', e.message ?? 'Unsupported encoding.');
   if (e.status === 415) {
     // The v1 and v2 bodies are JSON; sign-in, which also takes a form, says so itself (oauthErrorOf).
-    const type = req.headers['content-type']?.split(';')[0]?.trim();
+    const type = req.headers['content-type']?.split(';')[0]?.trim().slice(0, 100);
     return new Problem('unsupported-media-type', `${type ? `Content-Type ${type}` : 'A body without a Content-Type'} is not accepted; send application/json.`);
   }
   if (e.status === 405) {
     const allow = e.headers?.Allow ?? e.headers?.allow;
-    return new Problem('method-not-allowed', `${req.method} is not allowed on ${req.path}.`, {}, allow ? { Allow: allow } : {});
+    // The path as sent, cut: a refusal does not echo a long one back whole.
+    const path = req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path;
+    return new Problem('method-not-allowed', `${req.method} is not allowed on ${path}.`, {}, allow ? { Allow: allow } : {});
   }
   // The validator checks the header's presence before our handler sees the request.
   if (e.status === 401 && /header required/.test(e.message ?? '')) return new Problem('unauthorized', 'The Authorization header is missing; send the raw API key.');

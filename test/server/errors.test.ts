@@ -142,6 +142,11 @@ describe('errors', () => {
     }
     const v1 = await server.sendRaw('POST', '/ramp/customers', { raw: '{}', headers: { 'Content-Type': 'text/plain' } });
     expect(v1.json_).toEqual(exampleOf('V1UnsupportedMediaType', 'application/json'));
+    // What the client sent is named, not echoed whole.
+    const long = await server.sendRaw('PATCH', `/webhook_subscription/${'a'.repeat(5000)}`);
+    expect(expectProblem(long, 405, 'method-not-allowed').detail).toBe(`PATCH is not allowed on /webhook_subscription/${'a'.repeat(200 - '/webhook_subscription/'.length)}….`);
+    const odd = await server.sendRaw('POST', '/webhook_subscription', { raw: '{}', headers: { 'Content-Type': `text/${'x'.repeat(5000)}` } });
+    expect(expectProblem(odd, 415, 'unsupported-media-type').detail).toBe(`Content-Type text/${'x'.repeat(95)} is not accepted; send application/json.`);
   });
 
   it('a path that matches no endpoint: a bare 404, with or without a key', async () => {
