@@ -121,7 +121,11 @@ function sentCarriesNul(request: SentRequest): boolean {
   return text.includes('\u0000');
 }
 
-export function summarize(ndjson: string, contract: ContractOperation[]): Figures {
+/**
+ * The figures of the report's lines, read as they come: a long run's report is larger than one
+ * string can hold.
+ */
+export async function summarize(ndjson: Iterable<string> | AsyncIterable<string>, contract: ContractOperation[]): Promise<Figures> {
   const operationOf = matcher(contract);
   const byOperation = new Map<ContractOperation, OperationFigures>(
     contract.map((o) => [
@@ -139,7 +143,7 @@ export function summarize(ndjson: string, contract: ContractOperation[]): Figure
     byPhase: {}, byStatusClass: {}, perOperation: { min: 0, median: 0, max: 0 }, failures: 0, nul: { requests: 0, answered400: 0 }, byOperation: [],
   };
   const bump = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
-  for (const line of ndjson.split('\n')) {
+  for await (const line of ndjson) {
     if (!line.trim()) continue;
     const event = JSON.parse(line) as Json;
     if (event.Initialize) {

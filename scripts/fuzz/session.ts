@@ -12,8 +12,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JWK } from 'jose';
@@ -240,7 +241,8 @@ try {
   const serverErrors = readFileSync(join(reportDir, 'server.log'), 'utf8')
     .split('\n')
     .filter((line) => /"level":(50|60)/.test(line));
-  const figures: Figures = summarize(ndjson ? readFileSync(join(reportDir, ndjson), 'utf8') : '', loadContract().operations);
+  const report = ndjson ? createInterface({ input: createReadStream(join(reportDir, ndjson)), crlfDelay: Infinity }) : [];
+  const figures: Figures = await summarize(report, loadContract().operations);
   figures.seconds = Math.round((Date.now() - started) / 1000);
   figures.serverErrorLogs = serverErrors.length;
   writeFileSync(join(reportDir, 'operations.txt'), operationsTable(figures.byOperation));

@@ -81,8 +81,9 @@ const ndjson = [
   ]),
 ].join('\n');
 
+const figures = await summarize(ndjson.split('\n'), contract);
+
 describe('the fuzz figures', () => {
-  const figures = summarize(ndjson, contract);
   const byId = Object.fromEntries(figures.byOperation.map((o) => [o.operationId, o]));
 
   it('counts each answer for the operation its request went to', () => {
