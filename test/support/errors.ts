@@ -104,3 +104,37 @@ export function expectV1ValidationError(answer: Answer, status: number, where?: 
   // Checked just above: the contract's V1ValidationError.
   return body as Schema<'V1ValidationError'>;
 }
+
+const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const instant = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
+
+/** Every problem example of the reference, by slug, as a pattern: its ids and instants stand for any. */
+const documentedDetails = (() => {
+  const bySlug = new Map<string, RegExp[]>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const value = (node as { value?: { type?: unknown; detail?: unknown } }).value;
+    if (typeof value?.type === 'string' && value.type.startsWith(typePrefix) && typeof value.detail === 'string') {
+      // The text between ids and instants as written, each id or instant as its pattern.
+      const parts = value.detail.split(new RegExp(`(?:${uuid.source})|(?:${instant.source})`, 'i')).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const tokens = value.detail.match(new RegExp(`(?:${uuid.source})|(?:${instant.source})`, 'gi')) ?? [];
+      const pattern = parts.map((part, i) => part + (i < tokens.length ? (tokens[i]!.includes('T') ? instant.source : uuid.source) : '')).join('');
+      const slug = value.type.slice(typePrefix.length);
+      bySlug.set(slug, [...(bySlug.get(slug) ?? []), new RegExp(`^${pattern}$`, 'i')]);
+      return;
+    }
+    for (const child of Object.values(node)) walk(child);
+  };
+  walk(loadContract().document);
+  return bySlug;
+})();
+
+/**
+ * A problem's detail is worded as one of the reference's examples of its type, the ids and
+ * instants being this answer's: what a partner reads in the reference is what the sandbox says.
+ */
+export function expectDocumentedDetail(problem: { type: string; detail: string }): void {
+  const slug = problem.type.slice(typePrefix.length);
+  const worded = documentedDetails.get(slug) ?? [];
+  expect(worded.some((pattern) => pattern.test(problem.detail)), `${problem.detail}\nis worded as none of the ${worded.length} examples of ${slug}`).toBe(true);
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../client/index.ts';
 import { clabeProblem } from '../../../server/shared/clabe.ts';
 import { expectStatus, type RequestBody } from '../../support/api.ts';
-import { expectProblem } from '../../support/errors.ts';
+import { expectDocumentedDetail, expectProblem } from '../../support/errors.ts';
 import { signerKeys } from '../../support/money.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { approve, createCustomer, manualClock, orderEvents, quote, readyAccount, solanaAddress } from '../../support/fixtures.ts';
@@ -217,7 +217,7 @@ describe('onramp orders', () => {
     await h.history(order.id, ['funded', 'claimable']);
     expect((await h.simulated(order.id, { action: 'completeClaim' })).status).toBe('completed');
     await h.history(order.id, ['funded', 'claimable', 'completed']);
-    expectProblem(await h.claim(order.id), 409, 'order-not-claimable');
+    expectDocumentedDetail(expectProblem(await h.claim(order.id), 409, 'order-not-claimable'));
   });
 
   it('fail from claimable', async () => {
@@ -238,7 +238,7 @@ describe('onramp orders', () => {
 
     const funded = await h.order('onramp');
     expectStatus(await h.deposit(funded.id, { autoComplete: false }), 200);
-    expectProblem(await h.cancel(funded.id), 409, 'order-not-cancelable');
+    expectDocumentedDetail(expectProblem(await h.cancel(funded.id), 409, 'order-not-cancelable'));
     await h.history(funded.id, ['funded']);
   });
 
@@ -329,10 +329,10 @@ describe('offramp orders', () => {
     expect(message).toContain(h.account.accountDetails.clabe);
     const sign = (signature: string, authorizationId = authorization.id) => h.authorize(order.id, { authorizationId, signature });
 
-    expectProblem(await sign(h.keys.der(message), crypto.randomUUID()), 409, 'authorization-expired');
+    expectDocumentedDetail(expectProblem(await sign(h.keys.der(message), crypto.randomUUID()), 409, 'authorization-expired'));
     expectProblem(await sign('not hex at all'), 400, 'invalid-signature');
     expectProblem(await sign(h.keys.der(`${message} `)), 400, 'invalid-signature');
-    expectProblem(await sign(signerKeys().der(message)), 400, 'invalid-signature');
+    expectDocumentedDetail(expectProblem(await sign(signerKeys().der(message)), 400, 'invalid-signature'));
     expectProblem(await h.simulate(order.id, { action: 'confirmSourceFunds' }), 409, 'conflict');
     expect(await h.history(order.id, [])).toEqual(order);
 
@@ -340,7 +340,7 @@ describe('offramp orders', () => {
     expect(authorized.status).toBe('funded');
     expect(authorized.authorization).toBeUndefined();
     await h.history(order.id, ['funded']);
-    expectProblem(await sign(h.keys.der(message)), 409, 'authorization-not-required');
+    expectDocumentedDetail(expectProblem(await sign(h.keys.der(message)), 409, 'authorization-not-required'));
     expect((await h.simulated(order.id, { action: 'deliver' })).status).toBe('completed');
     await h.history(order.id, ['funded', 'completed']);
   });
@@ -391,7 +391,9 @@ describe('embedded-wallet authorizations that expire', () => {
     h.clock.advance(Date.parse(authorization.expiresAt) - h.clock.now().getTime() + 1);
     const body = { authorizationId: authorization.id, signature: h.keys.der(authorization.method.message) };
     const expired = `Authorization ${authorization.id} of order ${order.id} expired at ${authorization.expiresAt}.`;
-    expect(expectProblem(await h.authorize(order.id, body), 409, 'authorization-expired').detail).toBe(expired);
+    const problem = expectProblem(await h.authorize(order.id, body), 409, 'authorization-expired');
+    expect(problem.detail).toBe(expired);
+    expectDocumentedDetail(problem);
     expect((await h.get(order.id)).status).toBe('created');
     await h.server.jobs.tick();
     const canceled = await h.history(order.id, ['canceled']);
