@@ -224,6 +224,13 @@ describe('the form bodies of /auth/token and /auth/launch', () => {
   }
 });
 
+describe('the shared responses (openapi/components/responses)', () => {
+  it('are each used by some operation: one that no document reaches is rendered nowhere and drifts unseen', () => {
+    const files = readdirSync(join(root, 'openapi', 'components', 'responses')).map((file) => file.replace(/\.yaml$/, ''));
+    expect(files.filter((name) => !(name in joined.components.responses))).toEqual([]);
+  });
+});
+
 describe('request bodies', () => {
   it('hold no oneOf, anyOf or discriminator at any depth: a generated Kotlin client cannot build one (docs/clients.md)', () => {
     /** Where a union is, as a pointer of the operation's body or of a schema it reaches. */
