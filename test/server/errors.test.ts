@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, newKeyId } from '../../server/features/apiKeys/rules.ts';
 import { loadContract } from '../../server/shared/contract.ts';
 import { bodyLimitBytes } from '../../server/shared/requestLimits.ts';
-import { loadBundle } from '../support/documents.ts';
+import { deref, loadBundle, type Json } from '../support/documents.ts';
 import { expectStatus, type Api, type RawRequest, type RequestBody } from '../support/api.ts';
 import { expectOAuthError, expectPlainError, expectProblem } from '../support/errors.ts';
 import { rowCounts } from '../support/organizations.ts';
@@ -147,6 +147,34 @@ describe('errors', () => {
     expect(expectProblem(long, 405, 'method-not-allowed').detail).toBe(`PATCH is not allowed on /webhook_subscription/${'a'.repeat(200 - '/webhook_subscription/'.length)}….`);
     const odd = await server.sendRaw('POST', '/webhook_subscription', { raw: '{}', headers: { 'Content-Type': `text/${'x'.repeat(5000)}` } });
     expect(expectProblem(odd, 415, 'unsupported-media-type').detail).toBe(`Content-Type text/${'x'.repeat(95)} is not accepted; send application/json.`);
+  });
+
+  it('answers each value refusal its reference shows in the words of the example', async () => {
+    // "body/<field>: must be equal to one of the allowed values: …": the body's own example with that field replaced.
+    const refusal = /^body\/(\w+): must be equal to one of the allowed values: /;
+    const { document } = contract;
+    let checked = 0;
+    for (const o of contract.operations) {
+      const operation = document.paths[o.path][o.method];
+      const refused = deref(document, operation.responses?.['400'] ?? {}).content ?? {};
+      const sample = Object.values<Json>(deref(document, operation.requestBody ?? {}).content?.['application/json']?.examples ?? {})[0];
+      for (const media of Object.values<Json>(refused)) {
+        for (const example of Object.values<Json>(media.examples ?? {})) {
+          const { value } = deref(document, example);
+          const words: string | undefined = value.detail ?? value.error;
+          const field = words && refusal.exec(words)?.[1];
+          if (!field || !sample) continue;
+          const path = o.path.replace(/\{(organizationId|org_id)\}/g, server.partnerId).replace(/\{[^}]+\}/g, () => randomUUID());
+          const body = { ...deref(document, sample).value, [field]: 'not-one-of-them' };
+          const answer = await server.sendRaw(o.method.toUpperCase(), path, { body });
+          expect(answer.status, `${o.operationId}: ${answer.text_}`).toBe(400);
+          const said = (answer.json_ as { detail?: string; error?: string }).detail ?? (answer.json_ as { error?: string }).error;
+          expect(said, o.operationId).toBe(words);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(8);
   });
 
   it('a path that matches no endpoint: a bare 404, with or without a key', async () => {
