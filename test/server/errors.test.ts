@@ -133,6 +133,7 @@ describe('errors', () => {
     const refusals: [string, RawRequest & { method: string; path: string }][] = [
       ['Unauthorized', { method: 'GET', path: '/orders', key: 'api_sand:not-a-key' }],
       ['MethodNotAllowed', { method: 'PATCH', path }],
+      ['InvalidRequest', { method: 'GET', path: '/orders?pageSize=1000' }],
       ['UnsupportedMediaType', { method: 'POST', path: '/webhook_subscription', raw: 'url=https://example.com', headers: { 'Content-Type': 'text/plain' } }],
       ['PayloadTooLarge', { method: 'POST', path: '/webhook_subscription', raw: JSON.stringify({ pad: 'x'.repeat(bodyLimitBytes) }), headers: json }],
     ];
