@@ -10417,7 +10417,8 @@ export interface operations {
             /**
              * @description `payment-account-unavailable` (another organization holds the account),
              *     `payment-account-disabled` (the account is disabled and cannot be registered again) or
-             *     `conflict` (the account is registered in a different market).
+             *     `conflict` (another request is registering the same account at this moment: send
+             *     the request again to read the account it registered).
              */
             409: {
                 headers: {

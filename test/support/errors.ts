@@ -107,6 +107,7 @@ export function expectV1ValidationError(answer: Answer, status: number, where?: 
 
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const instant = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g;
+const clabe = /\b\d{18}\b/g;
 
 /** Every problem example of the reference, by slug, as a pattern: its ids and instants stand for any. */
 const documentedDetails = (() => {
@@ -115,10 +116,12 @@ const documentedDetails = (() => {
     if (!node || typeof node !== 'object') return;
     const value = (node as { value?: { type?: unknown; detail?: unknown } }).value;
     if (typeof value?.type === 'string' && value.type.startsWith(typePrefix) && typeof value.detail === 'string') {
-      // The text between ids and instants as written, each id or instant as its pattern.
-      const parts = value.detail.split(new RegExp(`(?:${uuid.source})|(?:${instant.source})`, 'i')).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      const tokens = value.detail.match(new RegExp(`(?:${uuid.source})|(?:${instant.source})`, 'gi')) ?? [];
-      const pattern = parts.map((part, i) => part + (i < tokens.length ? (tokens[i]!.includes('T') ? instant.source : uuid.source) : '')).join('');
+      // The text between ids, CLABEs and instants as written, each of those as its pattern.
+      const token = new RegExp(`(?:${uuid.source})|(?:${instant.source})|(?:${clabe.source})`, 'gi');
+      const parts = value.detail.split(token).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const tokens = value.detail.match(token) ?? [];
+      const patternOf = (text: string) => (text.includes('T') ? instant : /^\d{18}$/.test(text) ? clabe : uuid).source;
+      const pattern = parts.map((part, i) => part + (i < tokens.length ? patternOf(tokens[i]!) : '')).join('');
       const slug = value.type.slice(typePrefix.length);
       bySlug.set(slug, [...(bySlug.get(slug) ?? []), new RegExp(`^${pattern}$`, 'i')]);
       return;
@@ -130,8 +133,8 @@ const documentedDetails = (() => {
 })();
 
 /**
- * A problem's detail is worded as one of the reference's examples of its type, the ids and
- * instants being this answer's: what a partner reads in the reference is what the sandbox says.
+ * A problem's detail is worded as one of the reference's examples of its type, the ids,
+ * CLABEs and instants being this answer's: what a partner reads in the reference is what the sandbox says.
  */
 export function expectDocumentedDetail(problem: { type: string; detail: string }): void {
   const slug = problem.type.slice(typePrefix.length);

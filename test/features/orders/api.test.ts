@@ -293,7 +293,7 @@ describe('offramp orders', () => {
     expect(order.fundingInstructions).toMatchObject({ destination: { type: 'blockchain', blockchain: 'solana', address: expect.any(String) }, amount: order.sourceAmount, asset: 'USDC' });
     expect(order.authorization).toBeUndefined();
     // Its source is tokens: no fiat deposit, and nothing to authorize.
-    expectProblem(await h.deposit(order.id), 422, 'unsupported');
+    expectDocumentedDetail(expectProblem(await h.deposit(order.id), 422, 'unsupported'));
     expectProblem(await h.authorize(order.id, { authorizationId: crypto.randomUUID(), signature: 'ab' }), 409, 'authorization-not-required');
     expect((await h.simulated(order.id, { action: 'confirmSourceFunds' })).status).toBe('funded');
     // Offramps are paid out by the simulator, not on their own.

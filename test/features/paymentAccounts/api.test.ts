@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, type RequestBody } from '../../support/api.ts';
-import { expectProblem } from '../../support/errors.ts';
+import { expectDocumentedDetail, expectProblem } from '../../support/errors.ts';
 import { submitKyc, withWrongCheckDigit } from '../../support/money.ts';
 import { company } from '../../support/verification.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -88,7 +88,7 @@ describe('payment accounts', () => {
   it('refuse a CLABE with a wrong check digit (invalid-request) and store nothing', async () => {
     const before = await count(server.partnerId);
     const refused = expectProblem(await register(bankAccount(withWrongCheckDigit(customerClabe()))), 400, 'invalid-request');
-    expect(refused.detail).toMatch(/check digit/);
+    expectDocumentedDetail(refused);
     expect(await count(server.partnerId)).toBe(before);
   });
 
@@ -188,7 +188,7 @@ describe('payment accounts', () => {
       const person = await createCustomer(server);
       await submitKyc(server, person, 'GOMM900101AB3');
       await approve(server, person);
-      expectProblem(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }), person), 422, 'holder-tax-id-mismatch');
+      expectDocumentedDetail(expectProblem(await register(bankAccount(customerClabe(), { accountHolderName: 'María', taxId: 'XAXX010101000' }), person), 422, 'holder-tax-id-mismatch'));
       expect(await count(person)).toBe(0);
       const omitted = expectStatus(await register(bankAccount(customerClabe(), { accountHolderName: 'María' }), person), 201);
       expect(omitted.registrationInfo).toEqual({ accountHolderName: 'María', taxId: 'GOMM900101AB3' });
