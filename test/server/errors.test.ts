@@ -150,6 +150,41 @@ describe('errors', () => {
     expect(expectProblem(odd, 415, 'unsupported-media-type').detail).toBe(`Content-Type text/${'x'.repeat(95)} is not accepted; send application/json.`);
   });
 
+  it('answers v1 and lookup refusals in the words of their examples in the reference', async () => {
+    const { responses } = loadBundle('ramp').components;
+    const examplesOf = (name: string) => responses[name].content['application/json'].examples as Record<string, { value: { error: string } }>;
+    const list = (body: string): RawRequest => ({ raw: body, headers: json });
+    const unknownKey = formatApiKey('sand', newKeyId(), randomUUID());
+    const sent: Record<string, Record<string, [string, string, RawRequest]>> = {
+      V1Unauthorized: {
+        MalformedKey: ['GET', '/ramp/customers', { key: 'api_sand:x' }],
+        InvalidKey: ['GET', '/ramp/customers', { key: unknownKey }],
+        MissingKey: ['GET', '/ramp/customers', { key: null }],
+      },
+      V1ListBadRequest: {
+        PageSizeTooLarge: ['POST', '/ramp/orders', list('{"pageSize":1000}')],
+        PageSizeZero: ['POST', '/ramp/orders', list('{"pageSize":0}')],
+        // Node.js words JSON.parse's message, and each release its own way: the example shows one.
+        MalformedJson: ['POST', '/ramp/orders', list('{bad')],
+        MissingFromDate: ['POST', '/ramp/orders', list('{"filters":{}}')],
+        NotAnInstant: ['POST', '/ramp/orders', list('{"filters":{"fromDate":"2026-13-01T00:00:00Z"}}')],
+      },
+      LookupBadRequest: {
+        BadMaxAge: ['GET', '/lookup/tokens/cost?max_age=-1', { key: null }],
+        UnknownParameter: ['GET', '/lookup/tokens/cost?currency=x', { key: null }],
+      },
+    };
+    for (const [response, requests] of Object.entries(sent)) {
+      const examples = examplesOf(response);
+      expect(Object.keys(requests).sort(), response).toEqual(Object.keys(examples).sort());
+      for (const [name, [method, path, request]] of Object.entries(requests)) {
+        const { error } = (await server.sendRaw(method, path, request)).json_ as { error: string };
+        if (name === 'MalformedJson') expect(error).toMatch(/^The body is not valid JSON: /);
+        else expect(error, `${response} ${name}`).toBe(examples[name]!.value.error);
+      }
+    }
+  });
+
   it('answers each value refusal its reference shows in the words of the example', async () => {
     // "body/<field>: must be equal to one of the allowed values: …": the body's own example with that field replaced.
     const refusal = /^body\/(\w+): must be equal to one of the allowed values: /;
