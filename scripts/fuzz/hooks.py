@@ -124,7 +124,8 @@ def _carries_nul(value: Any) -> bool:
 
 def request_carries_nul(request) -> bool:
     """A NUL in the request as sent (a requests.PreparedRequest): its path or query once
-    percent-decoded, a header, or its body as its media type reads it (names or values)."""
+    percent-decoded, a header, or its body as the server reads its media type (names or
+    values; a form's pairs without a name are dropped)."""
     url = urlsplit(request.url)
     if "\x00" in unquote(url.path) or any(_carries_nul(pair) for pair in parse_qsl(url.query, keep_blank_values=True)):
         return True
@@ -142,7 +143,8 @@ def request_carries_nul(request) -> bool:
         except ValueError:
             pass  # Not JSON at all (the negative phase's bodies): its text as sent.
     if media_type == "application/x-www-form-urlencoded":
-        return any(_carries_nul(pair) for pair in parse_qsl(text, keep_blank_values=True))
+        # The server's form parser (body-parser) drops a pair without a name, value and all.
+        return any(_carries_nul(pair) for pair in parse_qsl(text, keep_blank_values=True) if pair[0])
     return "\x00" in text
 
 

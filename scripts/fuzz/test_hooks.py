@@ -123,6 +123,14 @@ class NulRule(unittest.TestCase):
         self.assertIsNone(hooks.nul_refused(None, Answer(200, case), case))
         self.assertTrue(kept(rejected(400), case, 400))
 
+    def test_a_nul_the_server_reads_nowhere_is_not_judged(self):
+        # A form pair without a name is dropped by the server's parser, its NUL value with it
+        # (POST /auth/token answered such a case 200, rightly, and the check failed it).
+        case = form_case({"": "\x00", "grant_type": "refresh_token"})
+        self.assertIn("=%00", sent(case).body)
+        self.assertFalse(carries_nul(case))
+        self.assertIsNone(hooks.nul_refused(None, Answer(200, case), case))
+
     def test_a_nul_case_refused_with_400_passes(self):
         case = positive_case(body={"a\x00": 1})
         self.assertFalse(kept(rejected(400), case, 400))

@@ -77,6 +77,8 @@ const ndjson = [
     // (/launch is no operation of the contract: these count in the totals only.)
     { method: 'POST', path: '/launch', status: 200, type: 'application/x-www-form-urlencoded', body: { '\u0099\u0000': {}, target: '/offramp' }, sentBody: 'target=%2Fofframp' },
     { method: 'POST', path: '/launch', status: 400, type: 'application/x-www-form-urlencoded', body: { target: 'a\u0000' }, sentBody: 'target=a%00' },
+    // A form pair without a name: the server's parser drops it, NUL and all.
+    { method: 'POST', path: '/launch', status: 200, type: 'application/x-www-form-urlencoded', body: { '': '\u0000', target: '/kyc' }, sentBody: '=%00&target=%2Fkyc' },
     { method: 'GET', path: '/ramp/order/y', status: 500, failed: true, phase: 'stateful' },
   ]),
 ].join('\n');
@@ -91,9 +93,9 @@ describe('the fuzz figures', () => {
     expect(byId.v1ConfirmFiatReceived).toMatchObject({ requests: 3, '2xx': 0, '4xx': 2, none: 1 });
     expect(byId.v1GetOrder).toMatchObject({ requests: 5, '2xx': 1, generated2xx: 0, '4xx': 3, '5xx': 1 });
     expect(byId.receiveOnly).toMatchObject({ requests: 0, documents2xx: false });
-    expect(figures).toMatchObject({ cases: 13, negative: 1, positive: 12, failures: 1, operationsTested: 3, seed: '181140525218515346439728445612146288248' });
-    expect(figures.byPhase).toEqual({ fuzzing: 7, examples: 2, coverage: 2, stateful: 2 });
-    expect(figures.byStatusClass).toEqual({ '2xx': 4, '4xx': 7, '5xx': 1, 'no response': 1 });
+    expect(figures).toMatchObject({ cases: 14, negative: 1, positive: 13, failures: 1, operationsTested: 3, seed: '181140525218515346439728445612146288248' });
+    expect(figures.byPhase).toEqual({ fuzzing: 8, examples: 2, coverage: 2, stateful: 2 });
+    expect(figures.byStatusClass).toEqual({ '2xx': 5, '4xx': 7, '5xx': 1, 'no response': 1 });
   });
 
   it('counts the requests that carried a NUL as sent, in a name or a value, and those answered 400', () => {

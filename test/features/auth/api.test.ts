@@ -344,6 +344,12 @@ describe('POST /auth/token: malformed requests', () => {
     });
   }
 
+  it('reads a form as its parser does: a pair without a name is dropped, whatever its value', async () => {
+    // Not a NUL the server refuses (shared/requestLimits.ts): one it never reads.
+    const answer = expectOAuthError(await server.sendRaw('POST', '/auth/token', form('grant_type=refresh_token&refresh_token=rt_unknown&=%00&=x')), 'invalid_grant');
+    expect(answer.error_description).toMatch(/refresh token/);
+  });
+
   it("tells a missing grant field in the same words in a form and in JSON", async () => {
     for (const [fields, name] of [[{ grant_type: jwtBearer }, 'assertion'], [{ grant_type: 'refresh_token' }, 'refresh_token']] as const) {
       const asForm = expectOAuthError(await server.sendRaw('POST', '/auth/token', form(fields)), 'invalid_request');
