@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus } from '../support/api.ts';
-import { expectOAuthError, expectPlainError, expectProblem } from '../support/errors.ts';
+import { expectDocumentedDetail, expectOAuthError, expectPlainError, expectProblem } from '../support/errors.ts';
 import { createCustomer } from '../support/fixtures.ts';
 import { rowCounts } from '../support/organizations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -251,6 +251,7 @@ describe('rate limiting of reads', () => {
       expect(answers.filter((a) => a.response.status === 200)).toHaveLength(5);
       const refused = expectProblem(answers.at(-1)!, 429, 'rate-limit-exceeded');
       expect(refused.detail).toBe('Too many reads with this API key: at most 5 per second, whichever organizations they are for; retry in 1 second.');
+      expectDocumentedDetail(refused);
       expect(answers.at(-1)!.response.headers.get('retry-after')).toBe('1');
       // Another key of the partner has a budget of its own (the organization's is not spent: its reads were of customers).
       const other = expectStatus(await limited.api.POST('/organization/{organizationId}/api_key', { params: { path: { organizationId: limited.partnerId } } }), 201);

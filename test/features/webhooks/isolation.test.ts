@@ -16,7 +16,7 @@ import { subscriptionLimits } from '../../../server/features/webhooks/subscripti
 import { storableText } from '../../../server/shared/storableText.ts';
 import { inTransaction } from '../../../server/storage/positions.ts';
 import { expectStatus } from '../../support/api.ts';
-import { expectPlainError, expectProblem } from '../../support/errors.ts';
+import { expectDocumentedDetail, expectPlainError, expectProblem } from '../../support/errors.ts';
 import { otherPartner } from '../../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { deliveriesOf, emitV2, eventually, startReceiver, subscribe, type Receiver } from '../../support/webhooks.ts';
@@ -148,14 +148,20 @@ describe('subscription limits', () => {
   it(`allow ${perEventType} v2 subscriptions per event type and ${perOrganization} in all: past either, 409 conflict that changes nothing`, async () => {
     const { key, partnerId } = await otherPartner(server);
     for (let i = 0; i < perEventType; i++) expectStatus(await subscribeAs(key, i, 'orderUpdated'), 201);
-    expect(expectProblem(await subscribeAs(key, 'one-more', 'orderUpdated'), 409, 'conflict').detail).toBe(`The organization already has ${perEventType} subscriptions to orderUpdated; delete one before creating another.`);
+    const perType = expectProblem(await subscribeAs(key, 'one-more', 'orderUpdated'), 409, 'conflict');
+    expect(perType.detail).toBe(`The organization already has ${perEventType} subscriptions to orderUpdated; delete one before creating another.`);
+    expectDocumentedDetail(perType);
     expect(await stored(partnerId)).toBe(perEventType);
     // Other event types count toward the organization's limit.
     for (let i = perEventType; i < perOrganization; i++) expectStatus(await subscribeAs(key, i, i % 2 ? 'kycUpdated' : 'kybUpdated'), 201);
-    expect(expectProblem(await subscribeAs(key, 'one-more', 'paymentAccountUpdated'), 409, 'conflict').detail).toBe(`The organization already has ${perOrganization} v2 webhook subscriptions; delete one before creating another.`);
+    const inAll = expectProblem(await subscribeAs(key, 'one-more', 'paymentAccountUpdated'), 409, 'conflict');
+    expect(inAll.detail).toBe(`The organization already has ${perOrganization} v2 webhook subscriptions; delete one before creating another.`);
+    expectDocumentedDetail(inAll);
     expect(await stored(partnerId)).toBe(perOrganization);
     // A duplicate is still named as one; deleting makes room; another partner has its own count.
-    expect(expectProblem(await subscribeAs(key, 0, 'orderUpdated'), 409, 'conflict').detail).toBe('A subscription for this url and eventType already exists.');
+    const duplicate = expectProblem(await subscribeAs(key, 0, 'orderUpdated'), 409, 'conflict');
+    expect(duplicate.detail).toBe('A subscription for this url and eventType already exists.');
+    expectDocumentedDetail(duplicate);
     const first = expectStatus(await server.as(key).GET('/webhook_subscriptions', { params: { query: { pageSize: 1 } } }), 200).items[0]!;
     expectStatus(await server.as(key).DELETE('/webhook_subscription/{id}', { params: { path: { id: first.id } } }), 204);
     expectStatus(await subscribeAs(key, 'after-delete', 'paymentAccountUpdated'), 201);
