@@ -52,6 +52,8 @@ export interface RefusedRequest {
   method: string;
   path: string;
   headers: { 'content-type'?: string | undefined };
+  /** The operation the validator matched, with the media types its body takes. */
+  openapi?: { schema?: { requestBody?: { content?: Record<string, unknown> } } };
 }
 
 /** Turns a validator or body-parser error into our problem; undefined when it is neither. */
@@ -63,9 +65,11 @@ export function toProblem(error: unknown, req: RefusedRequest): Problem | undefi
   if (e.type === 'entity.too.large' || e.status === 413) return new Problem('payload-too-large', `The request body exceeds ${bodyLimitBytes / 1024} KiB.`);
   if (e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') return new Problem('unsupported-media-type', e.message ?? 'Unsupported encoding.');
   if (e.status === 415) {
-    // The v1 and v2 bodies are JSON; sign-in, which also takes a form, says so itself (oauthErrorOf).
+    // What to send is what the operation documents (sign-in words its own answer: oauthErrorOf).
     const type = req.headers['content-type']?.split(';')[0]?.trim().slice(0, 100);
-    return new Problem('unsupported-media-type', `${type ? `Content-Type ${type}` : 'A body without a Content-Type'} is not accepted; send application/json.`);
+    const taken = Object.keys(req.openapi?.schema?.requestBody?.content ?? {});
+    const send = taken.length > 0 ? `; send ${taken.join(' or ')}` : '';
+    return new Problem('unsupported-media-type', `${type ? `Content-Type ${type}` : 'A body without a Content-Type'} is not accepted${send}.`);
   }
   if (e.status === 405) {
     const allow = e.headers?.Allow ?? e.headers?.allow;
