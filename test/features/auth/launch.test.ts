@@ -60,7 +60,7 @@ const open = async (path: AppPage, cookie?: string, query?: Record<string, strin
 /** The `GET /auth/launch` page (`getLaunchPage`) for an origin the parameter's pattern takes. */
 const launchPage = async (origin?: string, on: TestServer = server) =>
   htmlPage(await on.as(null).GET('/auth/launch', { params: { query: origin === undefined ? {} : { origin } }, parseAs: 'text' }));
-const oauthError = (html: string) => /<meta name="oauth-error" content="([a-z_]+)">/.exec(html)?.[1];
+const oauthError = (html: string) => errorPageParts(html).meta;
 /** The HTML examples of one answer of /auth/launch in the reference. */
 const pageExamples = (method: 'get' | 'post', status: string) =>
   loadBundle('auth').paths['/auth/launch'][method].responses[status].content['text/html'].examples as Record<string, { value: string }>;
