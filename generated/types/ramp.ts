@@ -7728,7 +7728,7 @@ export interface components {
             headers: {
                 /**
                  * @description Seconds to wait before retrying; sent when the wait is known to be short (the
-                 *     database unavailable, the price feed not loaded yet).
+                 *     database unavailable).
                  */
                 "Retry-After"?: number;
                 [name: string]: unknown;

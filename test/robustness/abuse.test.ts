@@ -216,16 +216,18 @@ describe('rate limiting of reads', () => {
   let now = frozen.getTime();
   beforeAll(async () => {
     // The key's own budget (the organizations' by default) is set apart: this test is about each organization's.
-    server = await startTestServer({ clock: { now: () => new Date(now) }, env: { RAMP_RATE_LIMIT_READS_PER_SECOND: '3', RAMP_RATE_LIMIT_KEY_READS_PER_SECOND: '100' } });
+    server = await startTestServer({ clock: { now: () => new Date(now) }, env: { RAMP_RATE_LIMIT_READS_PER_SECOND: '5', RAMP_RATE_LIMIT_KEY_READS_PER_SECOND: '100' } });
   });
   afterAll(() => server?.close());
 
   it('answers 429 rate-limit-exceeded with Retry-After past the threshold, per organization, and only for v2 reads', async () => {
     const getOrganization = (organizationId: string) => server.api.GET('/organization/{organizationId}', { params: { path: { organizationId } } });
     const child = await createCustomer(server, { displayName: 'Limited', type: 'personal' });
-    for (let i = 0; i < 3; i++) expectStatus(await getOrganization(server.partnerId), 200);
+    for (let i = 0; i < 5; i++) expectStatus(await getOrganization(server.partnerId), 200);
     const limited = await server.api.GET('/organizations');
-    expectProblem(limited, 429, 'rate-limit-exceeded');
+    const refused = expectProblem(limited, 429, 'rate-limit-exceeded');
+    expect(refused.detail).toBe(`Too many reads for organization ${server.partnerId}: at most 5 per second; retry in 1 second.`);
+    expectDocumentedDetail(refused);
     expect(limited.response.headers.get('retry-after')).toBe('1');
     // Another organization has its own count; writes, v1 and lookups are not counted.
     expectStatus(await getOrganization(child), 200);

@@ -102,6 +102,15 @@ function pathOf(o: ContractOperation, server: TestServer, ids?: 'unknown' | 'mal
   });
 }
 
+/** The example bodies of an operation's answer with `status` in its JSON media types, a problem's `instance` left out (each answer has its own). */
+function documentedJsonExamples(o: ContractOperation, status: number): unknown[] {
+  const content = deref(contract.document, operationOf(o).responses[String(status)]).content ?? {};
+  return Object.entries(content as Record<string, Json>)
+    .filter(([type]) => /json$/.test(type))
+    .flatMap(([, media]) => (Object.values(media.examples ?? {}) as Json[]).map((example) => problemSansInstance(deref(contract.document, example).value)));
+}
+const problemSansInstance = (body: unknown) => (body && typeof body === 'object' && 'instance' in body ? { ...body, instance: undefined } : body);
+
 /** Whether a v1 error body lists its fields (V1ValidationError, server/http/submissionErrors.ts). */
 const listsFields = (json: unknown) => typeof json === 'object' && json !== null && 'details' in json;
 
@@ -383,6 +392,7 @@ describe.skipIf(!process.env.DATABASE_URL)('503 while the database is unreachabl
       if (response.status !== 503) continue;
       expectFormat(o, response, where);
       expect(response.headers.get('retry-after'), where).toBe('1');
+      if (response.json_ !== undefined) expect(documentedJsonExamples(o, 503), where).toContainEqual(problemSansInstance(response.json_));
       unavailable.push(o.operationId);
       answered.set(o.operationId, response.text_);
     }

@@ -8,7 +8,9 @@ function pricesNow(services: Services, status: 'service-unavailable' | 'internal
   // Prices are global: real time, never a partner's sandbox clock (its warm-up included).
   const now = services.realClock.now();
   if (!services.prices.available(now)) {
-    throw new Problem(status, 'Prices are not available yet; retry shortly.', {}, status === 'service-unavailable' ? { 'Retry-After': '1' } : {});
+    // The deprecated bond lookups answer 500 (as the service publishes), with no wait to tell.
+    if (status === 'internal-error') throw new Problem(status, 'Bond prices are not available yet; retry with exponential backoff.');
+    throw new Problem(status, 'Prices are not available yet; retry shortly.', {}, { 'Retry-After': '1' });
   }
   return now;
 }

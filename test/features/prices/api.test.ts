@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPricesFile } from '../../../server/config.ts';
 import { expectStatus, type Api } from '../../support/api.ts';
+import { loadBundle } from '../../support/documents.ts';
 import { expectPlainError } from '../../support/errors.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { eventually, waitBudget } from '../../support/wait.ts';
@@ -125,11 +126,16 @@ describe('lookups before the first prices', () => {
     const server = await startTestServer({ env: { RAMP_PRICES_WARMUP_MS: '60000' } });
     try {
       const lookup = server.as(null);
+      // In the words of the reference's example.
+      const { NotYetAvailable } = loadBundle('lookup').components.responses.LookupServiceUnavailable.content['application/json'].examples;
       const tokens = await lookup.GET('/lookup/tokens/cost');
-      expectPlainError(tokens, 503);
+      expect(expectPlainError(tokens, 503)).toEqual(NotYetAvailable.value);
       expect(tokens.response.headers.get('retry-after')).toBe('1');
-      expectPlainError(await lookup.GET('/lookup/tokens/cost/{identifier}', { params: { path: { identifier: 'CETES' } } }), 503);
-      expectPlainError(await lookup.GET('/lookup/bonds/cost'), 500);
+      expect(expectPlainError(await lookup.GET('/lookup/tokens/cost/{identifier}', { params: { path: { identifier: 'CETES' } } }), 503)).toEqual(NotYetAvailable.value);
+      expect(expectPlainError(await lookup.GET('/lookup/exchange_rate'), 503)).toEqual(NotYetAvailable.value);
+      const { PricesUnavailable } = loadBundle('lookup').components.responses.LookupBondPricesUnavailable.content['application/json'].examples;
+      expect(expectPlainError(await lookup.GET('/lookup/bonds/cost'), 500)).toEqual(PricesUnavailable.value);
+      expect(expectPlainError(await lookup.GET('/lookup/bonds/cost/{identifier}', { params: { path: { identifier: 'CETES' } } }), 500)).toEqual(PricesUnavailable.value);
       expectStatus(await lookup.GET('/lookup/country-codes'), 200);
     } finally {
       await server.close();
