@@ -136,6 +136,13 @@ export async function shrinkList(tx: Tx, list: ListName, scope: string): Promise
   await sql`UPDATE list_counters SET count = count - 1 WHERE list = ${list} AND scope = ${scope}`.execute(tx);
 }
 
+/**
+ * The largest position a list holds: position columns are SQL `integer`, 4 bytes on
+ * PostgreSQL. A cursor or bound the contract allows past it (int64) names no row, and must
+ * not reach PostgreSQL, which refuses the comparison.
+ */
+export const maxPosition = 2_147_483_647;
+
 export interface PositionRange {
   /** First and last position of the page, inclusive; `lo > hi` for an empty page. */
   lo: number;

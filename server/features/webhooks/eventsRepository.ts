@@ -5,7 +5,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, Engine, Tx } from '../../storage/database.ts';
 import type { EventsTable } from '../../storage/tables.ts';
-import { inTransaction, nextPosition } from '../../storage/positions.ts';
+import { inTransaction, maxPosition, nextPosition } from '../../storage/positions.ts';
 import type { Surface } from './subscriptionsRepository.ts';
 
 export type EventRow = Selectable<EventsTable>;
@@ -30,7 +30,8 @@ export function eventsRepository(db: Db | Tx) {
      * A range of the `(partner_id, position)` index of migration 130, whose prefix a timeline
      * extends with `subject_id`.
      */
-    eventsAfter(partnerId: string, options: { organizationId?: string | undefined; subjectId?: string | undefined; after: number; limit: number }) {
+    async eventsAfter(partnerId: string, options: { organizationId?: string | undefined; subjectId?: string | undefined; after: number; limit: number }) {
+      if (options.after >= maxPosition) return [];
       let query = db
         .selectFrom('events')
         .select(['id', 'surface', 'type', 'organization_id', 'subject_id', 'payload', 'occurred_at', 'position'])

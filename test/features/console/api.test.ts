@@ -82,6 +82,10 @@ describe('sandbox console operations', () => {
     expect(first.items.map((e) => e.cursor)).toEqual([before.nextCursor + 1]);
     const nothing = await feed(server.api, { after: events.nextCursor + 1000 });
     expect(nothing).toEqual({ items: [], nextCursor: events.nextCursor + 1000 });
+    // The contract takes any cursor up to 2^53 - 1, past every position either engine stores.
+    for (const after of [2 ** 31 - 1, 2 ** 31, Number.MAX_SAFE_INTEGER]) {
+      expect(await feed(server.api, { after, subjectId: orderId })).toEqual({ items: [], nextCursor: after });
+    }
   });
 
   it("shows a key only its own organization's events: a customer's key sees its own, not its siblings'", async () => {
