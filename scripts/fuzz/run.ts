@@ -18,6 +18,9 @@
  *   --phases LIST      examples,coverage,fuzzing,stateful (default all)
  *   --operation ID     only this operationId (repeatable), for reproducing a failure
  *   --report DIR       where reports go (default test-results/fuzz)
+ *   --database-url URL the sandbox on PostgreSQL: a fresh database on the server URL names,
+ *                      reached through its Unix socket (the run has a loopback of its own):
+ *                      postgres://postgres@localhost:5432/postgres?host=/tmp (default: SQLite)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -23,6 +23,7 @@ import { selfSignedCertificate, startReceiver, type Receiver } from '../../test/
 import { droppedOf, exceptionsOf, operationsTable, summarize, summaryLines, verdict, warningsOf, type Figures } from './figures.ts';
 import { buildWorld, type World } from './world.ts';
 import { buildConsole } from '../build-console.mjs';
+import { freshPostgresDatabase } from '../../test/support/storage.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const { values: options } = parseArgs({
@@ -34,6 +35,7 @@ const { values: options } = parseArgs({
     phases: { type: 'string' },
     operation: { type: 'string', multiple: true },
     report: { type: 'string', default: join(root, 'test-results', 'fuzz') },
+    'database-url': { type: 'string' },
   },
 });
 
@@ -51,7 +53,7 @@ const say = (text: string) => {
   for (const line of text.split('\n')) console.log(`fuzz: ${line}`);
 };
 
-function startServer(caFile: string): ChildProcess {
+function startServer(caFile: string, databaseUrl: string): ChildProcess {
   const log = createWriteStream(join(reportDir, 'server.log'));
   const server = spawn(process.execPath, [...process.execArgv, join(root, 'server', 'main.ts')], {
     cwd: root,
@@ -74,7 +76,8 @@ function startServer(caFile: string): ChildProcess {
       RAMP_V1_DELIVERY_SECONDS: '86400',
       RAMP_V1_REVERSAL_WINDOW_SECONDS: '86400',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
+      // Empty: the embedded SQLite database in RAMP_DATA_DIR.
+      DATABASE_URL: databaseUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -216,7 +219,13 @@ const jwks = await serveJwks();
 // The sandbox console's page and files are operations too (getSandboxConsole,
 // getSandboxConsoleAsset): without a build they answer 503.
 await buildConsole();
-const server = startServer(certificate.certFile);
+// --database-url: a fresh database on that PostgreSQL server, dropped afterwards. The run's
+// namespace has a loopback of its own, so the server is reached through its Unix socket
+// (`postgres://postgres@localhost:5432/postgres?host=/tmp`: `host` names the socket's folder),
+// which the namespace shares.
+const database = options['database-url'] ? await freshPostgresDatabase(options['database-url'], 'ramp_fuzz') : undefined;
+if (database) say(`on PostgreSQL: a fresh database, ${new URL(database.url).pathname.slice(1)}`);
+const server = startServer(certificate.certFile, database?.url ?? '');
 let exitCode = 1;
 let printLog = false;
 try {
@@ -275,6 +284,7 @@ try {
   for (const receiver of receivers) await receiver.close();
   jwks.server.closeAllConnections();
   await new Promise((resolve) => jwks.server.close(resolve));
+  await database?.drop();
   rmSync(work, { recursive: true, force: true });
 }
 if (printLog) {
