@@ -2,10 +2,9 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type Compilable } from 'kysely';
-import pg from 'pg';
 import type { Storage } from '../../server/storage/database.ts';
 import type { Tables } from '../../server/storage/tables.ts';
-import type { openedTestStorage } from './storage.ts';
+import { testPool, type openedTestStorage } from './storage.ts';
 
 /**
  * The plan as text. On PostgreSQL sequential scans are switched off for this query, so the
@@ -38,6 +37,6 @@ export function recordingDb(opened: ReturnType<typeof openedTestStorage>) {
   };
   const dialect = opened.storage.engine === 'sqlite'
     ? new SqliteDialect({ database: new SQLite(join(opened.database.env.RAMP_DATA_DIR!, 'ramp.sqlite')) })
-    : new PostgresDialect({ pool: new pg.Pool({ connectionString: opened.database.env.DATABASE_URL, max: 2 }) });
+    : new PostgresDialect({ pool: testPool(opened.database.env.DATABASE_URL!) });
   return { db: new Kysely<Tables>({ dialect, log }), captured };
 }

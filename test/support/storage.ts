@@ -48,7 +48,7 @@ export async function testDatabase(): Promise<TestDatabase> {
     env: { DATABASE_URL: url },
     open: () => openStorage({ databaseUrl: url }),
     async migrateOnly(migrations) {
-      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
+      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: testPool(url) }) });
       await migrate(db, migrations);
       return db;
     },
@@ -87,11 +87,24 @@ export function openedTestStorage(): { readonly storage: Storage; readonly datab
   };
 }
 
+/**
+ * A small pool for a test's own queries beside the storage's. pg emits 'error' on a pool
+ * whose idle connection breaks (the server ended the session), and an 'error' nobody hears
+ * ends the test process: it is told, and the pool opens a new connection for the next query.
+ */
+export function testPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 2 });
+  pool.on('error', (error) => console.warn(`a test connection to ${new URL(connectionString).pathname} broke: ${error.message}`));
+  return pool;
+}
+
 /** A new, empty PostgreSQL database on the server `adminUrl` names; `drop` removes it. */
 export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
+    // A broken connection also rejects the statement, which says why.
+    client.on('error', () => undefined);
     await client.connect();
     try {
       await client.query(statement);
