@@ -4,14 +4,15 @@ import { Problem } from '../../shared/problems.ts';
 import type { Services } from '../../services.ts';
 import type { Handler } from '../types.ts';
 
-function pricesNow(services: Services, status: 'service-unavailable' | 'internal-error' = 'service-unavailable') {
+/** Before the first prices, the tokens and rates lookups ask for a retry in a second (503). */
+const pricesNotYet = () => new Problem('service-unavailable', 'Prices are not available yet; retry shortly.', {}, { 'Retry-After': '1' });
+/** The deprecated bond lookups answer 500 there instead (as the service publishes), with no wait to tell. */
+const bondPricesNotYet = () => new Problem('internal-error', 'Bond prices are not available yet; retry with exponential backoff.');
+
+function pricesNow(services: Services, refusal: () => Problem = pricesNotYet) {
   // Prices are global: real time, never a partner's sandbox clock (its warm-up included).
   const now = services.realClock.now();
-  if (!services.prices.available(now)) {
-    // The deprecated bond lookups answer 500 (as the service publishes), with no wait to tell.
-    if (status === 'internal-error') throw new Problem(status, 'Bond prices are not available yet; retry with exponential backoff.');
-    throw new Problem(status, 'Prices are not available yet; retry shortly.', {}, { 'Retry-After': '1' });
-  }
+  if (!services.prices.available(now)) throw refusal();
   return now;
 }
 
@@ -28,11 +29,11 @@ export const getTokenCost: Handler<'getTokenCost'> = ({ services, params, query 
 
 export const listBondCosts: Handler<'listBondCosts'> = ({ services, query }) => ({
   status: 200,
-  body: services.prices.bondCosts(pricesNow(services, 'internal-error'), query.max_age),
+  body: services.prices.bondCosts(pricesNow(services, bondPricesNotYet), query.max_age),
 });
 
 export const getBondCost: Handler<'getBondCost'> = ({ services, params, query }) => {
-  const cost = services.prices.bondCost(params.identifier, pricesNow(services, 'internal-error'), query.max_age);
+  const cost = services.prices.bondCost(params.identifier, pricesNow(services, bondPricesNotYet), query.max_age);
   if (!cost) throw new Problem('not-found', `Unknown bond ${params.identifier}.`);
   return { status: 200, body: cost };
 };
