@@ -20,7 +20,7 @@
  *   --report DIR       where reports go (default test-results/fuzz)
  *   --database-url URL the sandbox on PostgreSQL: a fresh database on the server URL names,
  *                      reached through its Unix socket (the run has a loopback of its own):
- *                      postgres://postgres@localhost:5432/postgres?host=/tmp (default: SQLite)
+ *                      `scripts/postgres.sh socket-url PORT` prints it (default: SQLite)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

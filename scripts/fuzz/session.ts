@@ -221,8 +221,7 @@ const jwks = await serveJwks();
 await buildConsole();
 // --database-url: a fresh database on that PostgreSQL server, dropped afterwards. The run's
 // namespace has a loopback of its own, so the server is reached through its Unix socket
-// (`postgres://postgres@localhost:5432/postgres?host=/tmp`: `host` names the socket's folder),
-// which the namespace shares.
+// (`scripts/postgres.sh socket-url`), which the namespace shares.
 const database = options['database-url'] ? await freshPostgresDatabase(options['database-url'], 'ramp_fuzz') : undefined;
 if (database) say(`on PostgreSQL: a fresh database, ${new URL(database.url).pathname.slice(1)}`);
 const server = startServer(certificate.certFile, database?.url ?? '');
