@@ -92,10 +92,7 @@ async function rowOf(services: Pick<Services, 'storage' | 'config' | 'realClock'
   if (!caller) return undefined;
   const requestText = request.body === undefined ? undefined : JSON.stringify(request.body);
   const sent = keptBody(requestText);
-  const answered = keptAnswer(
-    request.answer.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)),
-    { read: isRead(request.method, request.operationId, posted), status: request.status },
-  );
+  const answered = keptAnswer(request.answer, { read: isRead(request.method, request.operationId, posted), status: request.status });
   const path = request.url.split('?')[0]!;
   return {
     id,

@@ -35,11 +35,14 @@ export const isRead = (method: string, operationId: string | undefined, posted: 
  * is kept and room for one secret beyond it are held: a secret that starts before the cut is
  * whole in them, and one that the end of what is held falls in is left out with that room.
  */
-export function keptAnswer(answer: Buffer[], request: { read: boolean; status: number }): { body: string | null; truncated: boolean } {
+export function keptAnswer(answer: (string | Buffer)[], request: { read: boolean; status: number }): { body: string | null; truncated: boolean } {
   const limit = request.status < 400 && request.read ? requestLogLimits.readAnswerBytes : requestLogLimits.bodyBytes;
-  const length = answer.reduce((total, chunk) => total + chunk.length, 0);
-  if (length <= limit + secretRoom) return keptBody(Buffer.concat(answer, length).toString('utf8'), limit);
-  const clean = Buffer.from(redact(Buffer.concat(answer, limit + secretRoom).toString('utf8')), 'utf8');
+  const held = limit + secretRoom;
+  // A character is at least a byte: a text's first `held` + 1 characters hold its first `held` + 1 bytes, enough to tell a longer answer.
+  const bytes = answer.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk.length > held ? chunk.slice(0, held + 1) : chunk, 'utf8') : chunk));
+  const length = bytes.reduce((total, chunk) => total + chunk.length, 0);
+  if (length <= held) return keptBody(Buffer.concat(bytes, length).toString('utf8'), limit);
+  const clean = Buffer.from(redact(Buffer.concat(bytes, held).toString('utf8')), 'utf8');
   return { body: withoutCutCharacter(clean.subarray(0, Math.max(0, Math.min(limit, clean.length - secretRoom)))), truncated: true };
 }
 
@@ -55,6 +58,11 @@ export const redacted = '[redacted]';
 
 /** JSON members whose value is a credential: webhook secrets, OAuth tokens and assertions, passwords. */
 const secretMember = /"((?:[A-Za-z_]*[Ss]ecret)|(?:[A-Za-z_]*[Tt]oken)|assertion|password|client_assertion|code_verifier)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+/**
+ * How every name `secretMember` matches ends. Most answers hold none, and the member search
+ * tries each quoted word of a text, so a text without one of these endings is not searched.
+ */
+const secretMemberEnd = /ecret"|oken"|assertion"|password"|code_verifier"/;
 /** An API key anywhere: its first 16 characters are what the key list shows, the rest is the secret. */
 const apiKey = /\bapi_(?:sand|prod):[^\s"&,;]+/g;
 /** A JWT anywhere (sign-in assertions, tokens). */
@@ -64,8 +72,8 @@ const secretParameter = /([?&](?:signature|token|access_token|refresh_token|secr
 
 /** Text with every secret it holds replaced by `[redacted]`. Cut a body only after this: a cut secret would not be recognised. */
 export function redact(text: string): string {
-  return text
-    .replace(secretMember, (_, name: string, colon: string) => `"${name}"${colon}"${redacted}"`)
+  const members = secretMemberEnd.test(text) ? text.replace(secretMember, (_, name: string, colon: string) => `"${name}"${colon}"${redacted}"`) : text;
+  return members
     .replace(apiKey, (key) => `${key.slice(0, 16)}${redacted}`)
     .replace(jwt, redacted)
     .replace(secretParameter, `$1${redacted}`);

@@ -56,6 +56,10 @@ describe('what the request log keeps of a body', () => {
     for (const secret of [webhookSecret, token, apiKey.slice(16), 'f'.repeat(64)]) expect(clean).not.toContain(secret);
     expect(JSON.parse(clean)).toMatchObject({ secret: '[redacted]', accessToken: '[redacted]', key: `${apiKey.slice(0, 16)}[redacted]`, assertion: '[redacted]', note: 'a=b' });
     expect(JSON.parse(clean).url).toContain('signature=[redacted]');
+    // Every name of a credential member, each alone in its text.
+    for (const name of ['password', 'code_verifier', 'client_assertion', 'client_secret', 'webhookSecret', 'refresh_token', 'idToken']) {
+      expect(JSON.parse(redact(JSON.stringify({ id: 'o-1', [name]: 'hunter2' })))).toEqual({ id: 'o-1', [name]: '[redacted]' });
+    }
     const plain = answer(3000);
     expect(redact(plain)).toBe(plain);
   });
@@ -99,6 +103,20 @@ describe('what the request log keeps of a body', () => {
     expect(Buffer.byteLength(kept.body!)).toBeLessThanOrEqual(bodyBytes);
     expect(kept.truncated).toBe(true);
     expect(kept.body!.includes('t'.repeat(100))).toBe(false);
+  });
+
+  it('keeps the same of an answer written as text as of its bytes, in one chunk or more', () => {
+    const secretNearCut = (limit: number) => `{"pad":"${'p'.repeat(limit - 200)}","accessToken":"${token}","more":"${'m'.repeat(limit)}"}`;
+    const texts = [answer(500), answer(40 * 1024), `"${'ñ'.repeat(bodyBytes)}"`, `"${'€'.repeat(readAnswerBytes)}"`, secretNearCut(bodyBytes), secretNearCut(readAnswerBytes), 'x'.repeat(captureBytes)];
+    for (const text of texts) {
+      for (const request of [{ read: false, status: 201 }, { read: true, status: 200 }]) {
+        const expected = keptAnswer(chunks(text), request);
+        expect(keptAnswer([text], request)).toEqual(expected);
+        const half = Math.floor(text.length / 2);
+        expect(keptAnswer([text.slice(0, half), text.slice(half)], request)).toEqual(expected);
+        expect(keptAnswer([text.slice(0, half), Buffer.from(text.slice(half), 'utf8')], request)).toEqual(expected);
+      }
+    }
   });
 
   it('cuts on a character boundary', () => {
