@@ -69,7 +69,7 @@ export async function startOurs(options: OurServerOptions): Promise<Child & { st
       RAMP_VALIDATE_RESPONSES: String(options.validate),
       RAMP_VALIDATE_REQUESTS: String(options.validate),
       RAMP_PRICES_WARMUP_MS: '0',
-      // The default level: what `npm start` logs (no line per request; one per webhook attempt).
+      // The default level: what `npm start` logs (a line per request, one per webhook attempt).
       LOG_LEVEL: 'info',
       ...options.env,
     },
