@@ -56,13 +56,18 @@ export const isRecorded = (operationId: string | undefined, status: number) => s
 
 export const redacted = '[redacted]';
 
-/** JSON members whose value is a credential: webhook secrets, OAuth tokens and assertions, passwords. */
-const secretMember = /"((?:[A-Za-z_]*[Ss]ecret)|(?:[A-Za-z_]*[Tt]oken)|assertion|password|client_assertion|code_verifier)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 /**
- * How every name `secretMember` matches ends. Most answers hold none, and the member search
- * tries each quoted word of a text, so a text without one of these endings is not searched.
+ * The JSON members whose value is a credential (webhook secrets, OAuth tokens and assertions,
+ * passwords), by name: a name ending in one of `credentialEndings`, or one of `credentialNames`.
  */
-const secretMemberEnd = /ecret"|oken"|assertion"|password"|code_verifier"/;
+const credentialEndings = ['[Ss]ecret', '[Tt]oken'];
+const credentialNames = ['assertion', 'password', 'client_assertion', 'code_verifier'];
+const secretMember = new RegExp(`"([A-Za-z_]*(?:${credentialEndings.join('|')})|${credentialNames.join('|')})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g');
+/**
+ * How such a member's name ends, its closing quote included. Most answers hold none, and the
+ * member search tries each quoted word of a text, so a text without one is not searched.
+ */
+const secretMemberName = new RegExp(`(?:${[...credentialEndings, ...credentialNames].join('|')})"`);
 /** An API key anywhere: its first 16 characters are what the key list shows, the rest is the secret. */
 const apiKey = /\bapi_(?:sand|prod):[^\s"&,;]+/g;
 /** A JWT anywhere (sign-in assertions, tokens). */
@@ -72,7 +77,7 @@ const secretParameter = /([?&](?:signature|token|access_token|refresh_token|secr
 
 /** Text with every secret it holds replaced by `[redacted]`. Cut a body only after this: a cut secret would not be recognised. */
 export function redact(text: string): string {
-  const members = secretMemberEnd.test(text) ? text.replace(secretMember, (_, name: string, colon: string) => `"${name}"${colon}"${redacted}"`) : text;
+  const members = secretMemberName.test(text) ? text.replace(secretMember, (_, name: string, colon: string) => `"${name}"${colon}"${redacted}"`) : text;
   return members
     .replace(apiKey, (key) => `${key.slice(0, 16)}${redacted}`)
     .replace(jwt, redacted)
