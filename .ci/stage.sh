@@ -1,5 +1,6 @@
-# What .ci/run's steps are made of, apart so that test/ci/stage.test.ts runs them on made-up
-# logs: a stage that keeps its tools' output in a log, and shows what failed when one fails.
+# What .ci/run's steps are made of, apart so that test/ci/stage.test.ts runs them on a real
+# failing vitest run: a stage that keeps its tools' output in a log, and shows what failed when
+# one fails.
 # Sourced by .ci/run, which has set `set -euo pipefail` and made test-results/ci/.
 
 # stage NAME TITLE COMMAND...: COMMAND's output goes to test-results/ci/NAME.log (a stage's

@@ -7,13 +7,14 @@
 set -euo pipefail
 action=${1:-start}
 dir=${2:-/tmp/ramp-pg}
-port=${3:-55432}
+default_port=55432
+port=${3:-$default_port}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
-# As root, the server runs as postgres, from / : the clone's folder may be closed to that user,
-# and pg_ctl would complain on stderr that it cannot change into it.
 # The folder of the server's Unix socket.
 socket=/tmp
+# As root, the server runs as postgres, from / : the clone's folder may be closed to that user,
+# and pg_ctl would complain on stderr that it cannot change into it.
 as_postgres() { if [ "$(id -u)" = 0 ]; then (cd / && su postgres -s /bin/bash -c "$*"); else bash -c "$*"; fi; }
 case "$action" in
   start)
@@ -31,7 +32,7 @@ case "$action" in
     ;;
   socket-url)
     # `host` names the socket's folder; the host part is there for URL parsers that need one.
-    echo "postgres://postgres@localhost:${2:-55432}/postgres?host=$socket"
+    echo "postgres://postgres@localhost:${2:-$default_port}/postgres?host=$socket"
     ;;
   *) echo "usage: $0 start|stop [dir] [port] | socket-url [port]" >&2; exit 2 ;;
 esac
