@@ -16,7 +16,7 @@ import { bodyLimitBytes, integerQueryNames, refusedParameters, refusedValue } fr
 import type { Services } from './services.ts';
 import { submissionErrorHandler } from './http/submissionErrors.ts';
 import { StoredBody, StoredPage } from './shared/storedBodies.ts';
-import { storedCheck } from './http/storedAnswers.ts';
+import { storedAnswer } from './http/storedAnswers.ts';
 import { surfaceOf, type ContractOperation } from './shared/contract.ts';
 import { assertValidatorPatched } from './http/validatorPatch.ts';
 import { withPartnerClock } from './features/clock/useCases.ts';
@@ -238,7 +238,7 @@ function limitReadsOf(services: Services) {
 }
 
 function serve(services: Services, handler: Handler<ServedOperationId>, operation: ContractOperation) {
-  const checkStored = storedCheck(services, operation);
+  const answerStored = storedAnswer(services, operation);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const caller = (req as Request & { caller: Caller }).caller;
@@ -255,10 +255,8 @@ function serve(services: Services, handler: Handler<ServedOperationId>, operatio
       res.status(reply.status);
       if (reply.headers) res.set(reply.headers);
       if (reply.body === undefined) res.end();
-      else if (reply.body instanceof StoredBody || reply.body instanceof StoredPage) {
-        checkStored(reply.status, reply.body);
-        res.type('application/json').send(reply.body.text());
-      } else if (reply.type) res.type(reply.type).send(reply.body);
+      else if (reply.body instanceof StoredBody || reply.body instanceof StoredPage) answerStored(res, reply.status, reply.body);
+      else if (reply.type) res.type(reply.type).send(reply.body);
       else res.json(reply.body);
     } catch (error) {
       next(error);

@@ -1,7 +1,25 @@
+import type { Response } from 'express';
 import type { Services } from '../services.ts';
 import { answeredSchema, listedItemSchema, refusal, responseSchema, schemaValidator, type SchemaName } from '../shared/contractSchemas.ts';
 import type { ContractOperation } from '../shared/contract.ts';
 import { StoredPage, type StoredBody } from '../shared/storedBodies.ts';
+
+/**
+ * Answers an operation's stored body or page: checked (below), then sent as the text it is.
+ * Express's `send` copies a text of 1,000 bytes or more into a Buffer before writing it, for
+ * an ETag this server does not make. A page of orders is about 20 KB, and GET /orders cannot
+ * spare the copy and its collection and hold "≥ 2× Prism mock" (bench/README.md). Node's
+ * HTTP response writes the text itself, with the headers `send` would set.
+ */
+export function storedAnswer(services: Services, operation: ContractOperation) {
+  const check = storedCheck(services, operation);
+  return (res: Response, status: number, stored: StoredBody<SchemaName> | StoredPage<SchemaName>) => {
+    check(status, stored);
+    const text = stored.text();
+    res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
+    res.end(text, 'utf8');
+  };
+}
 
 /**
  * The response validator sees only what goes through `res.json`; a stored body or page is sent
@@ -12,7 +30,7 @@ import { StoredPage, type StoredBody } from '../shared/storedBodies.ts';
  * answers the 500 `internal error`, as for any refused answer. Part of the stored bodies
  * (storage/storedBodies.ts says which floor they hold).
  */
-export function storedCheck(services: Services, operation: ContractOperation) {
+function storedCheck(services: Services, operation: ContractOperation) {
   const { document } = services.contract;
   // Per documented status, found and compiled on the first stored answer with it.
   const byStatus = new Map<number, { answered: string | undefined; listed: string | undefined; validate: ReturnType<typeof schemaValidator> }>();

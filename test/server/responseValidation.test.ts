@@ -11,6 +11,7 @@ import { Problem } from '../../server/shared/problems.ts';
 import { StoredBody, StoredPage } from '../../server/shared/storedBodies.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { eventually } from '../support/wait.ts';
 
 type Order = Schema<'Order'>;
 
@@ -163,5 +164,54 @@ describe('with response validation off', () => {
     const answer = await server.sendRaw('GET', '/orders', { verbatimPath: true });
     expect(answer.status).toBe(200);
     expect(answer.text_).toBe('{"items":[],"totalItems":-1,"pageSize":30,"pageNumber":0,"totalPages":0}');
+  });
+});
+
+/**
+ * A stored body or page is written as its text (http/storedAnswers.ts), not through Express's
+ * `send`: the answer must still be what `send` would have made of it, multi-byte characters
+ * included, and the request log must still keep it.
+ */
+describe('a stored page as sent', () => {
+  let server: TestServer;
+  // Longer than the 1,000 bytes from which `send` copies a text into a Buffer, with characters of two and three bytes.
+  const items = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `order-${i}`, note: 'pagó con peso mexicano — ✓' }));
+  const meta = { totalItems: 12, pageSize: 30, pageNumber: 0, totalPages: 1 };
+  const text = `{"items":[${items.join(',')}],${JSON.stringify(meta).slice(1)}`;
+  beforeAll(async () => {
+    server = await startTestServer({ handlers: { listOrders: () => ({ status: 200, body: new StoredPage('Order', items, meta) }) } });
+  });
+  afterAll(() => server?.close());
+
+  // The bytes as they arrive, decoded by the test alone.
+  const get = () =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const request = http.request(`${server.url}/orders`, { headers: { Authorization: server.key } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+
+  it('is its text, typed JSON in UTF-8, its length in bytes', async () => {
+    const answer = await get();
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(answer.body.toString('utf8')).toBe(text);
+  });
+
+  it('is kept in the request log as it was sent', async () => {
+    await get();
+    const entry = await eventually(async () => {
+      const { data } = await server.api.GET('/sandbox/requests', { params: { query: { operationId: 'listOrders', reads: true } } });
+      return data?.items[0];
+    });
+    // Shorter than what the log keeps of a read's answer: kept whole.
+    expect(entry.responseBody).toBe(text);
+    expect(entry.truncated).toBe(false);
   });
 });
