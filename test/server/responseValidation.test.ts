@@ -8,6 +8,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../client/index.ts';
 import { Problem } from '../../server/shared/problems.ts';
+import { requestLogLimits } from '../../server/features/requestLog/rules.ts';
 import { StoredBody, StoredPage } from '../../server/shared/storedBodies.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -174,9 +175,29 @@ describe('with response validation off', () => {
  */
 describe('a stored page as sent', () => {
   let server: TestServer;
-  // Longer than the 1,000 bytes from which `send` copies a text into a Buffer, with characters of two and three bytes.
-  const items = Array.from({ length: 12 }, (_, i) => JSON.stringify({ id: `order-${i}`, note: 'pagó con peso mexicano — ✓' }));
-  const meta = { totalItems: 12, pageSize: 30, pageNumber: 0, totalPages: 1 };
+  // Orders as the contract shows them (test:prism checks every answer), with characters of two and three bytes:
+  // longer than the 1,000 bytes from which `send` copies a text into a Buffer.
+  const order = (i: number): Order => ({
+    id: `7c9e6679-7425-40de-944b-e07fc1f90a${String(i).padStart(2, '0')}`,
+    status: 'canceled',
+    organizationId: '8d0e7c2a-4b61-4f3e-9a57-1c2d3e4f5a6b',
+    quoteId: `0b5f6e39-5a2f-4c1e-9a53-1f8f2f7f9d${String(i).padStart(2, '0')}`,
+    type: 'onramp',
+    sourceAsset: 'MXN',
+    targetAsset: 'USDC',
+    sourceAmount: '500.00',
+    targetAmount: '28.2645',
+    fundingInstructions: {
+      destination: { type: 'spei', clabe: '646180157000000004', bankName: 'STP', beneficiaryName: 'Rampa Ejemplo — Pagos Señalados ✓', reference: '4821937' },
+      amount: '500.00',
+      asset: 'MXN',
+      expiresAt: '2026-11-22T11:01:12Z',
+    },
+    createdAt: '2026-11-22T10:01:12Z',
+    updatedAt: '2026-11-22T10:03:30Z',
+  });
+  const items = Array.from({ length: 3 }, (_, i) => JSON.stringify(order(i)));
+  const meta = { totalItems: 3, pageSize: 30, pageNumber: 0, totalPages: 1 };
   const text = `{"items":[${items.join(',')}],${JSON.stringify(meta).slice(1)}`;
   beforeAll(async () => {
     server = await startTestServer({ handlers: { listOrders: () => ({ status: 200, body: new StoredPage('Order', items, meta) }) } });
@@ -199,6 +220,7 @@ describe('a stored page as sent', () => {
     const answer = await get();
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(text.length).toBeGreaterThan(1000);
     expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
     expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(text)));
     expect(answer.body.toString('utf8')).toBe(text);
@@ -211,6 +233,7 @@ describe('a stored page as sent', () => {
       return data?.items[0];
     });
     // Shorter than what the log keeps of a read's answer: kept whole.
+    expect(Buffer.byteLength(text)).toBeLessThan(requestLogLimits.readAnswerBytes);
     expect(entry.responseBody).toBe(text);
     expect(entry.truncated).toBe(false);
   });
