@@ -9,15 +9,14 @@ import { StoredPage, type StoredBody } from '../shared/storedBodies.ts';
  * Express's `send` copies a text of 1,000 bytes or more into a Buffer before writing it, for
  * an ETag this server does not make. A page of orders is about 20 KB, and GET /orders cannot
  * spare the copy and its collection and hold "≥ 2× Prism mock" (bench/README.md). Node's
- * HTTP response writes the text itself, with the headers `send` would set.
+ * HTTP response writes the text itself and sets its Content-Length in bytes, as `send` would.
  */
 export function storedAnswer(services: Services, operation: ContractOperation) {
   const check = storedCheck(services, operation);
   return (res: Response, status: number, stored: StoredBody<SchemaName> | StoredPage<SchemaName>) => {
     check(status, stored);
     const text = stored.text();
-    res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
-    res.end(text, 'utf8');
+    res.type('json').end(text, 'utf8');
   };
 }
 

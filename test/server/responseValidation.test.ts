@@ -11,6 +11,7 @@ import { Problem } from '../../server/shared/problems.ts';
 import { requestLogLimits } from '../../server/features/requestLog/rules.ts';
 import { StoredBody, StoredPage } from '../../server/shared/storedBodies.ts';
 import { expectPlainError, expectProblem } from '../support/errors.ts';
+import { loadBundle } from '../support/documents.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { eventually } from '../support/wait.ts';
 
@@ -175,27 +176,16 @@ describe('with response validation off', () => {
  */
 describe('a stored page as sent', () => {
   let server: TestServer;
-  // Orders as the contract shows them (test:prism checks every answer), with characters of two and three bytes:
-  // longer than the 1,000 bytes from which `send` copies a text into a Buffer.
-  const order = (i: number): Order => ({
-    id: `7c9e6679-7425-40de-944b-e07fc1f90a${String(i).padStart(2, '0')}`,
-    status: 'canceled',
-    organizationId: '8d0e7c2a-4b61-4f3e-9a57-1c2d3e4f5a6b',
-    quoteId: `0b5f6e39-5a2f-4c1e-9a53-1f8f2f7f9d${String(i).padStart(2, '0')}`,
-    type: 'onramp',
-    sourceAsset: 'MXN',
-    targetAsset: 'USDC',
-    sourceAmount: '500.00',
-    targetAmount: '28.2645',
-    fundingInstructions: {
-      destination: { type: 'spei', clabe: '646180157000000004', bankName: 'STP', beneficiaryName: 'Rampa Ejemplo — Pagos Señalados ✓', reference: '4821937' },
-      amount: '500.00',
-      asset: 'MXN',
-      expiresAt: '2026-11-22T11:01:12Z',
-    },
-    createdAt: '2026-11-22T10:01:12Z',
-    updatedAt: '2026-11-22T10:03:30Z',
-  });
+  // The contract's canceled onramp (test:prism checks every answer against it), each with its own ids and
+  // a name of two- and three-byte characters: longer than the 1,000 bytes from which `send` copies a text.
+  const example: Order = loadBundle('ramp').components.examples.OrderOnrampCanceled.value;
+  const order = (i: number): Order => {
+    const made = structuredClone(example);
+    made.id = made.id.replace(/.{2}$/, String(i).padStart(2, '0'));
+    made.quoteId = made.quoteId.replace(/.{2}$/, String(i).padStart(2, '0'));
+    made.fundingInstructions!.destination.beneficiaryName = 'Rampa Ejemplo — Pagos Señalados ✓';
+    return made;
+  };
   const items = Array.from({ length: 3 }, (_, i) => JSON.stringify(order(i)));
   const meta = { totalItems: 3, pageSize: 30, pageNumber: 0, totalPages: 1 };
   const text = `{"items":[${items.join(',')}],${JSON.stringify(meta).slice(1)}`;
@@ -204,26 +194,17 @@ describe('a stored page as sent', () => {
   });
   afterAll(() => server?.close());
 
-  // The bytes as they arrive, decoded by the test alone.
-  const get = () =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const request = http.request(`${server.url}/orders`, { headers: { Authorization: server.key } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-      });
-      request.on('error', reject);
-      request.end();
-    });
+  // Straight to the server (not through test:prism's proxy), to see its own bytes.
+  const get = () => server.sendRaw('GET', '/orders', { verbatimPath: true });
 
   it('is its text, typed JSON in UTF-8, its length in bytes', async () => {
     const answer = await get();
     expect(answer.status).toBe(200);
-    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(text.length).toBeGreaterThan(1000);
     expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
-    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(text)));
-    expect(answer.body.toString('utf8')).toBe(text);
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(answer.text_).toBe(text);
   });
 
   it('is kept in the request log as it was sent', async () => {
